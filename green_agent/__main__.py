@@ -1,0 +1,5 @@
+import sys
+
+from green_agent.server import main
+
+sys.exit(main())

@@ -1,0 +1,143 @@
+"""The A2A task lifecycle around an assessor: task first, ``working``, ``Result`` artifact, ``completed``.
+
+A malformed request is *rejected* naming the bad field; anything unexpected ends the task ``failed``
+with a one-line reason — never a hung task. Progress from the assessor is forwarded as ``working``
+updates, and a heartbeat repeats the latest one so the client hears from us at least every
+``heartbeat_s`` seconds (AgentBeats clients drop a silent stream after 300 s).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from a2a.helpers import new_task_from_user_message, new_text_message
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
+from a2a.server.tasks import TaskUpdater
+from a2a.types import Message, Part, Role, TaskState
+from google.protobuf.struct_pb2 import Value
+
+from green_agent.messenger import A2ATransport
+from green_agent.protocol import AssessmentRequest, Assessor, RequestError
+
+log = logging.getLogger(__name__)
+
+
+def parse_request(text: str) -> AssessmentRequest:
+    """Parse the AgentBeats request JSON; raise :class:`RequestError` naming the bad field."""
+    try:
+        body = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RequestError("request", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    if not isinstance(body, dict):
+        raise RequestError("request", "must be a JSON object with 'participants' and 'config'")
+    participants = body.get("participants")
+    if not isinstance(participants, dict) or not participants:
+        raise RequestError("participants", "must be a non-empty object mapping role to URL")
+    for role, url in participants.items():
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            raise RequestError(f"participants.{role}", f"must be an http(s) URL, got {url!r}")
+    config = body.get("config", {})
+    if not isinstance(config, dict):
+        raise RequestError("config", "must be a JSON object")
+    return AssessmentRequest(participants=dict(participants), config=config)
+
+
+def _data_part(data: Mapping[str, Any]) -> Part:
+    value = Value()
+    value.struct_value.update(dict(data))
+    return Part(data=value, media_type="application/json")
+
+
+def _agent_message(text: str, data: Mapping[str, Any] | None, task_id: str, context_id: str) -> Message:
+    msg = new_text_message(text, role=Role.ROLE_AGENT, context_id=context_id, task_id=task_id)
+    if data is not None:
+        msg.parts.append(_data_part(data))
+    return msg
+
+
+class AssessmentExecutor(AgentExecutor):
+    """Runs one assessment per task with the configured assessor plugin."""
+
+    def __init__(self, assessor: Assessor, *, heartbeat_s: float = 8.0, min_update_interval_s: float = 1.0) -> None:
+        self._assessor = assessor
+        self._heartbeat_s = heartbeat_s
+        self._min_interval_s = min_update_interval_s
+        self._running: dict[str, asyncio.Task[None]] = {}
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        task = context.current_task
+        if task is None:
+            task = new_task_from_user_message(context.message)
+            await event_queue.enqueue_event(task)
+        updater = TaskUpdater(event_queue, task.id, task.context_id)
+        say = lambda text, data=None: _agent_message(text, data, task.id, task.context_id)  # noqa: E731
+        try:
+            request = parse_request(context.get_user_input())
+            plan = self._assessor.validate(request)
+        except RequestError as exc:
+            log.info("rejected request: %s", exc)
+            await updater.reject(say(f"Rejected: {exc}", {"error": "bad_request", "field": exc.field, "message": exc.message}))
+            return
+        except Exception as exc:  # noqa: BLE001 - a broken plan is our failure, reported, not raised
+            log.exception("could not prepare the assessment")
+            await updater.failed(say(f"Assessment failed while preparing: {type(exc).__name__}: {exc}"))
+            return
+
+        await updater.start_work(say(f"Assessment started ({self._assessor.name}); participants: {', '.join(request.participants)}"))
+        job = asyncio.current_task()
+        if job is not None:
+            self._running[task.id] = job
+        try:
+            await self._run(plan, updater, say)
+        except asyncio.CancelledError:
+            await updater.cancel(say("Assessment canceled."))
+            raise
+        except Exception as exc:  # noqa: BLE001
+            log.exception("assessment failed")
+            await updater.failed(say(f"Assessment failed: {type(exc).__name__}: {exc}"))
+        finally:
+            self._running.pop(task.id, None)
+
+    async def _run(self, plan: Any, updater: TaskUpdater, say: Any) -> None:
+        latest: dict[str, Any] = {"text": "working", "data": None, "sent": 0.0}
+        loop = asyncio.get_running_loop()
+        lock = asyncio.Lock()
+
+        async def publish() -> None:
+            async with lock:
+                latest["sent"] = loop.time()
+                await updater.update_status(TaskState.TASK_STATE_WORKING, say(latest["text"], latest["data"]))
+
+        async def progress(text: str, counts: Mapping[str, Any]) -> None:
+            latest["text"], latest["data"] = text, {"progress": dict(counts)}
+            if loop.time() - latest["sent"] >= self._min_interval_s:
+                await publish()
+
+        async def heartbeat() -> None:
+            while True:
+                await asyncio.sleep(max(0.1, self._heartbeat_s - (loop.time() - latest["sent"])))
+                if loop.time() - latest["sent"] >= self._heartbeat_s - 0.05:
+                    await publish()
+
+        beat = asyncio.create_task(heartbeat())
+        try:
+            async with A2ATransport() as transport:
+                result = await self._assessor.run(plan, transport, progress)
+        finally:
+            beat.cancel()
+            await asyncio.gather(beat, return_exceptions=True)
+        parts = [Part(text=result.summary)] + [_data_part(p) for p in result.parts]
+        await updater.add_artifact(parts, name="Result")
+        await updater.complete(say(result.summary))
+
+    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+        job = self._running.get(context.task_id or "")
+        if job is not None:
+            job.cancel()
+        else:
+            await TaskUpdater(event_queue, context.task_id or "", context.context_id or "").cancel()

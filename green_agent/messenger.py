@@ -1,0 +1,249 @@
+"""All outbound A2A calls: the :class:`~green_agent.protocol.Transport` the assessors use.
+
+It resolves each participant's card once, picks streaming or not from the card, folds the reply
+stream (Task, status and artifact updates, or a plain Message) into one :class:`Reply`, caps the
+bytes read from the wire, and maps every failure to a :class:`TransportError` with a DESIGN §3 kind.
+Time budgets are the caller's job (``asyncio.timeout`` around :meth:`A2ATransport.send`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.client.errors import A2AClientError, AgentCardResolutionError
+from a2a.types import AgentCard, Message, Part, Role, SendMessageRequest, StreamResponse, TaskState
+from a2a.utils.errors import A2AError
+from google.protobuf.json_format import MessageToDict
+from google.protobuf.struct_pb2 import Value
+
+from green_agent.protocol import OutboundMessage, Reply, TransportError
+
+_byte_budget: contextvars.ContextVar[int | None] = contextvars.ContextVar("a2a_byte_budget", default=None)
+
+_TERMINAL = {
+    TaskState.TASK_STATE_COMPLETED: "completed",
+    TaskState.TASK_STATE_FAILED: "failed",
+    TaskState.TASK_STATE_REJECTED: "rejected",
+    TaskState.TASK_STATE_CANCELED: "canceled",
+    TaskState.TASK_STATE_INPUT_REQUIRED: "input_required",
+    TaskState.TASK_STATE_AUTH_REQUIRED: "auth_required",
+}
+
+
+class _ResponseTooLarge(httpx.TransportError):
+    """Raised from inside the byte-counting stream once the reply exceeds its budget."""
+
+
+class _CappedStream(httpx.AsyncByteStream):
+    def __init__(self, inner: httpx.AsyncByteStream, budget: int) -> None:
+        self._inner = inner
+        self._left = budget
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._inner:
+            self._left -= len(chunk)
+            if self._left < 0:
+                raise _ResponseTooLarge("response exceeds max_response_bytes")
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class _CappedTransport(httpx.AsyncHTTPTransport):
+    """Stops reading a response as soon as it exceeds the budget set for the current call."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await super().handle_async_request(request)
+        budget = _byte_budget.get()
+        if budget is not None:
+            response.stream = _CappedStream(response.stream, budget)  # type: ignore[arg-type]
+        return response
+
+
+def _http_client() -> httpx.AsyncClient:
+    limits = httpx.Limits(max_connections=256, max_keepalive_connections=64)
+    return httpx.AsyncClient(
+        transport=_CappedTransport(limits=limits),
+        timeout=httpx.Timeout(connect=10.0, read=None, write=30.0, pool=None),
+        limits=limits,
+    )
+
+
+def _classify(exc: BaseException) -> TransportError:
+    """Map an SDK/httpx exception chain to a DESIGN §3 runtime-error kind."""
+    chain: list[BaseException] = []
+    cur: BaseException | None = exc
+    while cur is not None and len(chain) < 10:
+        chain.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    for e in chain:
+        if isinstance(e, _ResponseTooLarge):
+            return TransportError("response_too_large", "reply exceeds max_response_bytes")
+        if isinstance(e, httpx.ConnectError):
+            return TransportError("connection_refused", str(e) or "connection refused", retryable=True)
+        if isinstance(e, httpx.HTTPStatusError):
+            code = e.response.status_code
+            return TransportError("http_status", f"HTTP {code}", retryable=code >= 500 or code == 429)
+        if isinstance(e, httpx.TimeoutException):
+            return TransportError("transport_timeout", str(e) or "transport timeout", retryable=True)
+        if isinstance(e, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
+            return TransportError("connection_lost", str(e) or type(e).__name__, retryable=True)
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, AgentCardResolutionError):
+        return TransportError("card_unavailable", text, retryable=True)
+    if isinstance(exc, A2AClientError):
+        if "HTTP Error" in text:
+            return TransportError("http_status", text, retryable=any(f" {c}" in text for c in ("500", "502", "503", "504", "429")))
+        return TransportError("invalid_response", text)
+    if isinstance(exc, A2AError):
+        return TransportError("jsonrpc_error", f"{type(exc).__name__}: {text}")
+    if isinstance(exc, (json.JSONDecodeError, ValueError, KeyError, TypeError, AttributeError)):
+        return TransportError("invalid_response", f"{type(exc).__name__}: {text}")
+    return TransportError("invalid_response", f"{type(exc).__name__}: {text}")
+
+
+class _Fold:
+    """Accumulates a reply stream into texts, data parts and a final state."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.data: list[dict[str, Any]] = []
+        self.state: str | None = None
+        self.context_id: str | None = None
+        self.task_id: str | None = None
+        self.size = 0
+        self._status_text: str = ""
+
+    def _parts(self, parts: Any) -> None:
+        for part in parts:
+            kind = part.WhichOneof("content")
+            if kind == "text":
+                self.texts.append(part.text)
+            elif kind == "data":
+                value = MessageToDict(part.data)
+                self.data.append(value if isinstance(value, dict) else {"value": value})
+
+    def add(self, event: StreamResponse) -> None:
+        self.size += event.ByteSize()
+        kind = event.WhichOneof("payload")
+        if kind == "message":
+            self._parts(event.message.parts)
+            self.state = "message"
+            self.context_id = event.message.context_id or self.context_id
+        elif kind == "task":
+            task = event.task
+            self.task_id, self.context_id = task.id, task.context_id or self.context_id
+            self.texts.clear()
+            self.data.clear()
+            for artifact in task.artifacts:
+                self._parts(artifact.parts)
+            self._status(task.status)
+        elif kind == "artifact_update":
+            self._parts(event.artifact_update.artifact.parts)
+        elif kind == "status_update":
+            self.context_id = event.status_update.context_id or self.context_id
+            self._status(event.status_update.status)
+
+    def _status(self, status: Any) -> None:
+        self.state = _TERMINAL.get(status.state, self.state)
+        if status.HasField("message"):
+            texts = [p.text for p in status.message.parts if p.WhichOneof("content") == "text"]
+            if texts:
+                self._status_text = "\n".join(texts)
+            if status.state in _TERMINAL:
+                self._parts([p for p in status.message.parts if p.WhichOneof("content") == "data"])
+
+    def reply(self) -> Reply:
+        if self.state is None:
+            raise TransportError("invalid_response", "the stream ended without a terminal task state or message")
+        texts = self.texts or ([self._status_text] if self._status_text else [])
+        if self.state in ("failed", "rejected", "canceled", "auth_required"):
+            detail = (self._status_text or "\n".join(self.texts))[:500]
+            kind = "task_rejected" if self.state == "rejected" else "task_failed"
+            raise TransportError(kind, f"task {self.state}" + (f": {detail}" if detail else ""), raw=detail)
+        return Reply(
+            text="\n".join(texts),
+            data=self.data,
+            state=self.state,
+            context_id=self.context_id,
+            task_id=self.task_id,
+            size_bytes=self.size,
+        )
+
+
+def _request(message: OutboundMessage) -> SendMessageRequest:
+    parts = [Part(text=message.text)]
+    if message.data is not None:
+        value = Value()
+        value.struct_value.update(dict(message.data))
+        parts.append(Part(data=value, media_type="application/json"))
+    msg = Message(role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=parts)
+    if message.context_id:
+        msg.context_id = message.context_id
+    return SendMessageRequest(message=msg)
+
+
+class A2ATransport:
+    """One shared HTTP client; cards resolved once per URL and cached for the transport's life."""
+
+    def __init__(self, *, card_timeout_s: float = 30.0) -> None:
+        self._http = _http_client()
+        self._cards: dict[str, AgentCard] = {}
+        self._card_locks: dict[str, asyncio.Lock] = {}
+        self._card_timeout_s = card_timeout_s
+
+    async def __aenter__(self) -> A2ATransport:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def card(self, url: str) -> AgentCard:
+        """The participant's card (cached); raises ``TransportError('card_unavailable')``."""
+        if url in self._cards:
+            return self._cards[url]
+        lock = self._card_locks.setdefault(url, asyncio.Lock())
+        async with lock:
+            if url not in self._cards:
+                try:
+                    async with asyncio.timeout(self._card_timeout_s):
+                        resolver = A2ACardResolver(self._http, url.rstrip("/"))
+                        self._cards[url] = await resolver.get_agent_card()
+                except Exception as exc:  # noqa: BLE001 - every failure is a card failure here
+                    err = _classify(exc)
+                    raise TransportError(
+                        "card_unavailable", f"agent card at {url} did not load ({err.detail})", retryable=True
+                    ) from exc
+        return self._cards[url]
+
+    async def send(self, url: str, message: OutboundMessage, *, max_response_bytes: int) -> Reply:
+        card = await self.card(url)
+        config = ClientConfig(streaming=bool(card.capabilities.streaming), httpx_client=self._http)
+        token = _byte_budget.set(max_response_bytes)
+        fold = _Fold()
+        try:
+            client = ClientFactory(config).create(card)
+            async for event in client.send_message(_request(message)):
+                fold.add(event)
+                if fold.size > max_response_bytes:
+                    raise TransportError("response_too_large", f"reply exceeds {max_response_bytes} bytes")
+        except TransportError:
+            raise
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - mapped to a typed transport failure
+            raise _classify(exc) from exc
+        finally:
+            _byte_budget.reset(token)
+        return fold.reply()

@@ -1,0 +1,98 @@
+"""Serving any of our agents over A2A: the agent card, the Starlette app, the common CLI flags.
+
+Every agent (green and white) is served the same way: a card listing two JSON-RPC interfaces at one
+URL (protocol 1.0 and 0.3, so the 0.3-era AgentBeats gateway and purple agents interoperate), the
+card routes, and JSON-RPC routes with v0.3 compatibility switched on. The CLI flags follow the
+AgentBeats Docker contract: ``--host --port --card-url``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import Sequence
+
+from a2a.server.agent_execution import AgentExecutor
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.tasks import InMemoryTaskStore
+from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
+from starlette.applications import Starlette
+
+from green_agent import __version__
+
+PROTOCOL_VERSIONS = ("1.0", "0.3")
+"""Both interfaces are listed at the same URL; the 1.x SDK answers both on one route."""
+
+
+def agent_card(
+    *,
+    name: str,
+    description: str,
+    url: str,
+    skills: Sequence[AgentSkill],
+    version: str = __version__,
+    streaming: bool = True,
+) -> AgentCard:
+    """A card advertising the 1.0 and 0.3 JSON-RPC interfaces at ``url``."""
+    return AgentCard(
+        name=name,
+        description=description,
+        version=version,
+        supported_interfaces=[
+            AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version=v) for v in PROTOCOL_VERSIONS
+        ],
+        capabilities=AgentCapabilities(streaming=streaming),
+        default_input_modes=["text/plain", "application/json"],
+        default_output_modes=["text/plain", "application/json"],
+        skills=list(skills),
+    )
+
+
+def skill(id: str, name: str, description: str, tags: Sequence[str], examples: Sequence[str] = ()) -> AgentSkill:
+    """Shorthand for an :class:`AgentSkill` with text and JSON modes."""
+    return AgentSkill(id=id, name=name, description=description, tags=list(tags), examples=list(examples))
+
+
+def build_app(executor: AgentExecutor, card: AgentCard) -> Starlette:
+    """The ASGI app: card routes plus JSON-RPC (1.0 with 0.3 compatibility) at ``/``."""
+    handler = DefaultRequestHandler(agent_executor=executor, task_store=InMemoryTaskStore(), agent_card=card)
+    routes = create_agent_card_routes(card) + create_jsonrpc_routes(
+        handler, rpc_url="/", enable_v0_3_compat=True
+    )
+    return Starlette(routes=routes)
+
+
+def add_server_args(parser: argparse.ArgumentParser, *, default_port: int) -> None:
+    """The AgentBeats Docker contract flags, shared by every agent CLI."""
+    parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default: %(default)s)")
+    parser.add_argument("--port", type=int, default=default_port, help="port to bind (default: %(default)s)")
+    parser.add_argument(
+        "--card-url",
+        default=None,
+        help="public URL written into the agent card (default: http://HOST:PORT/)",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="logging verbosity (default: %(default)s)",
+    )
+
+
+def card_url_from_args(args: argparse.Namespace) -> str:
+    """The URL to advertise: ``--card-url`` or one derived from host and port."""
+    if args.card_url:
+        return args.card_url
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    return f"http://{host}:{args.port}/"
+
+
+def serve(app: Starlette, *, host: str, port: int, log_level: str = "info") -> None:
+    """Run the app with uvicorn until interrupted."""
+    import uvicorn
+
+    logging.basicConfig(
+        level=getattr(logging, log_level.upper()), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    uvicorn.run(app, host=host, port=port, log_level="warning" if log_level == "info" else log_level)

@@ -1,0 +1,100 @@
+"""A scripted OpenAI-compatible chat-completions endpoint, so litellm's real HTTP path runs in tests.
+
+Script entries are consumed in order, one per request:
+- ``"text"`` or ``{"content": "text"}``: a normal completion;
+- ``{"status": 500}``: an HTTP error with an OpenAI-style error body;
+- ``{"hang": 30}``: sleep that many seconds before answering (for client timeouts);
+- a callable ``(request_json) -> str | dict``: computed reply.
+When the script runs out, ``default`` (if given) answers every further request.
+Point litellm at it with ``model="openai/<anything>"`` and ``api_base=fake.url`` (``.../v1``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from tests.support.servers import running_app
+
+Entry = str | dict[str, Any] | Callable[[dict[str, Any]], Any]
+
+
+@dataclass
+class FakeLLM:
+    script: list[Entry]
+    default: Entry | None = None
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    url: str = ""
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def next_entry(self, body: dict[str, Any]) -> Entry:
+        with self._lock:
+            self.requests.append(body)
+            if self.script:
+                return self.script.pop(0)
+        if self.default is None:
+            return {"status": 500, "message": "fake LLM script exhausted"}
+        return self.default
+
+    def prompts(self) -> list[str]:
+        """The last user message of every request received, in order."""
+        return [r["messages"][-1]["content"] for r in self.requests if r.get("messages")]
+
+
+def _completion(content: str, model: str) -> dict[str, Any]:
+    return {
+        "id": f"chatcmpl-{time.time_ns()}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+    }
+
+
+def _app(fake: FakeLLM) -> Starlette:
+    async def chat(request: Request) -> JSONResponse:
+        body = json.loads(await request.body())
+        entry = fake.next_entry(body)
+        if callable(entry):
+            entry = entry(body)
+        if isinstance(entry, str):
+            entry = {"content": entry}
+        if "hang" in entry:
+            await asyncio.sleep(float(entry["hang"]))
+            entry = {k: v for k, v in entry.items() if k != "hang"} or {"content": "late"}
+        if "status" in entry:
+            err = {"error": {"message": entry.get("message", "scripted failure"), "type": "server_error", "code": entry["status"]}}
+            return JSONResponse(err, status_code=int(entry["status"]))
+        return JSONResponse(_completion(str(entry["content"]), body.get("model", "fake")))
+
+    async def models(request: Request) -> JSONResponse:
+        return JSONResponse({"object": "list", "data": [{"id": "fake", "object": "model"}]})
+
+    return Starlette(
+        routes=[
+            Route("/v1/chat/completions", chat, methods=["POST"]),
+            Route("/chat/completions", chat, methods=["POST"]),
+            Route("/v1/models", models),
+        ]
+    )
+
+
+@contextmanager
+def fake_llm(script: list[Entry] | None = None, default: Entry | None = None) -> Iterator[FakeLLM]:
+    """Start a scripted endpoint; ``fake.url`` is its OpenAI-style base URL ending in ``/v1``."""
+    fake = FakeLLM(list(script or []), default)
+    with running_app(_app(fake)) as base:
+        fake.url = f"{base}/v1"
+        yield fake

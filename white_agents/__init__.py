@@ -1,0 +1,1 @@
+"""Participants (white agents): each an A2A server answering assessment tasks."""
