@@ -217,9 +217,8 @@ class A2ATransport:
         async with lock:
             if url not in self._cards:
                 try:
-                    async with asyncio.timeout(self._card_timeout_s):
-                        resolver = A2ACardResolver(self._http, url.rstrip("/"))
-                        self._cards[url] = await resolver.get_agent_card()
+                    resolver = A2ACardResolver(self._http, url.rstrip("/"))
+                    self._cards[url] = await asyncio.wait_for(resolver.get_agent_card(), self._card_timeout_s)
                 except Exception as exc:  # noqa: BLE001 - every failure is a card failure here
                     err = _classify(exc)
                     raise TransportError(

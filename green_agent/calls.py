@@ -1,0 +1,97 @@
+"""One budgeted call to a participant: time limit, retries for transport faults, outcome record.
+
+Every assessor sends its messages through :func:`call_participant`, so the failure taxonomy of
+DESIGN §3 is the same for every scenario: ``ok`` (a reply arrived), ``timeout`` (a budget was
+spent: ``kind`` says which) or ``runtime_error`` (``kind`` from the transport). Only transport
+faults marked retryable are retried, with exponential backoff and full jitter; a participant's own
+failed or rejected task, a malformed reply or a timeout is final.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from green_agent.protocol import OutboundMessage, Reply, Transport, TransportError
+
+CallStatus = Literal["ok", "timeout", "runtime_error"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits for one call (all attempts together share ``timeout_s``)."""
+
+    timeout_s: float = 120.0
+    """Wall-clock limit for the call, retries and backoff included."""
+    max_retries: int = 2
+    """Extra attempts after a retryable transport fault."""
+    max_response_bytes: int = 1 << 20
+    """Largest reply accepted; larger is a ``runtime_error`` of kind ``response_too_large``."""
+    backoff_base_s: float = 0.25
+    """First backoff ceiling; doubles per retry (full jitter)."""
+    backoff_max_s: float = 8.0
+    """Largest backoff ceiling."""
+
+
+@dataclass(frozen=True)
+class CallResult:
+    """What happened to one call."""
+
+    status: CallStatus
+    """``ok`` when a reply arrived, else the failure class."""
+    reply: Reply | None
+    """The participant's reply when ``status == "ok"``."""
+    kind: str | None
+    """Failure kind: ``timeout``/``deadline`` for timeouts, the transport kind for runtime errors."""
+    error: str | None
+    """One-line failure detail."""
+    attempts: int
+    """Attempts made (1 + retries used)."""
+    latency_ms: float
+    """Wall time of the whole call, retries included."""
+    raw: str | None = None
+    """Failure payload kept for audit (truncated by the recorder)."""
+
+
+async def call_participant(
+    transport: Transport,
+    url: str,
+    message: OutboundMessage,
+    budget: Budget,
+    *,
+    deadline: float | None = None,
+    rng: random.Random | None = None,
+) -> CallResult:
+    """Send ``message`` within ``budget``; ``deadline`` is an absolute ``time.monotonic()`` limit."""
+    rng = rng or random.Random()
+    start = time.monotonic()
+    limit = budget.timeout_s
+    kind = "timeout"
+    if deadline is not None and deadline - start < limit:
+        limit, kind = max(0.0, deadline - start), "deadline"
+    attempts = 0
+
+    def elapsed_ms() -> float:
+        return (time.monotonic() - start) * 1000
+
+    async def attempt_until_final() -> CallResult:
+        nonlocal attempts
+        while True:
+            attempts += 1
+            try:
+                reply = await transport.send(url, message, max_response_bytes=budget.max_response_bytes)
+                return CallResult("ok", reply, None, None, attempts, elapsed_ms())
+            except TransportError as exc:
+                if not exc.retryable or attempts > budget.max_retries:
+                    return CallResult("runtime_error", None, exc.kind, exc.detail, attempts, elapsed_ms(), exc.raw)
+                ceiling = min(budget.backoff_max_s, budget.backoff_base_s * 2 ** (attempts - 1))
+                await asyncio.sleep(rng.uniform(0, ceiling))
+
+    try:
+        return await asyncio.wait_for(attempt_until_final(), limit)
+    except asyncio.TimeoutError:
+        what = "deadline of the run reached" if kind == "deadline" else f"no reply within {budget.timeout_s:g} s"
+        return CallResult("timeout", None, kind, what, max(attempts, 1) if kind == "timeout" else attempts, elapsed_ms())
