@@ -83,7 +83,7 @@ class AssessmentExecutor(AgentExecutor):
             log.info("rejected request: %s", exc)
             await updater.reject(say(f"Rejected: {exc}", {"error": "bad_request", "field": exc.field, "message": exc.message}))
             return
-        except Exception as exc:  # noqa: BLE001 - a broken plan is our failure, reported, not raised
+        except Exception as exc:
             log.exception("could not prepare the assessment")
             await updater.failed(say(f"Assessment failed while preparing: {type(exc).__name__}: {exc}"))
             return
@@ -97,7 +97,7 @@ class AssessmentExecutor(AgentExecutor):
         except asyncio.CancelledError:
             await updater.cancel(say("Assessment canceled."))
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             log.exception("assessment failed")
             await updater.failed(say(f"Assessment failed: {type(exc).__name__}: {exc}"))
         finally:

@@ -219,7 +219,7 @@ class A2ATransport:
                 try:
                     resolver = A2ACardResolver(self._http, url.rstrip("/"))
                     self._cards[url] = await asyncio.wait_for(resolver.get_agent_card(), self._card_timeout_s)
-                except Exception as exc:  # noqa: BLE001 - every failure is a card failure here
+                except Exception as exc:
                     err = _classify(exc)
                     raise TransportError(
                         "card_unavailable", f"agent card at {url} did not load ({err.detail})", retryable=True
@@ -241,7 +241,7 @@ class A2ATransport:
             raise
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # noqa: BLE001 - mapped to a typed transport failure
+        except Exception as exc:
             raise _classify(exc) from exc
         finally:
             _byte_budget.reset(token)
