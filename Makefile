@@ -1,0 +1,44 @@
+# Two entry points for a fresh machine: `make run` (install + the offline default scenario)
+# and `make test` (install + the whole test suite). Everything installs from requirements.lock,
+# which pins every dependency with hashes.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint bench interop-venv lock clean
+
+$(STAMP): requirements.lock pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install -q --no-deps -e .
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/agentbeats run scenario.toml
+
+# The a2a-sdk 0.3 peer for the interop tests lives in its own cached virtual environment.
+interop-venv:
+	$(BIN)/python -c "from tests.interop.conftest import ensure_a2a03; ensure_a2a03()"
+
+test: install interop-venv
+	$(BIN)/python -m pytest -q
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench: install
+	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+# Regenerate the hash-locked requirements after changing dependencies in pyproject.toml.
+lock:
+	$(BIN)/python -m pip install -q uv
+	$(BIN)/uv pip compile pyproject.toml --extra llm --extra dev --generate-hashes \
+		--python-version 3.11 --python-platform x86_64-manylinux_2_28 -o requirements.lock
+
+clean:
+	rm -rf $(VENV) runs results.json results.html
