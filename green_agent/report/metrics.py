@@ -30,7 +30,8 @@ def _ci(k: int, n: int) -> list[float]:
     return [round(lo, _DIGITS), round(hi, _DIGITS)]
 
 
-def _is_correct(item: Mapping[str, Any]) -> bool:
+def item_correct(item: Mapping[str, Any]) -> bool:
+    """True iff the item was answered (``status == "ok"``) and judged correct."""
     if item.get("status") != "ok":
         return False
     if "correct" in item and item["correct"] is not None:
@@ -86,7 +87,7 @@ def summarize_items(
         if status not in counts:
             raise ValueError(f"item {it.get('id', i)!r}: unknown status {status!r}")
         counts[status] += 1
-        correct += _is_correct(it)
+        correct += item_correct(it)
         gold = str(it.get("gold"))
         if gold not in gold_labels:
             gold_labels.append(gold)
@@ -104,7 +105,7 @@ def summarize_items(
         pred = it.get("predicted") if it.get("status") == "ok" else None
         confusion[gold][NONE_COLUMN if pred is None else str(pred)] += 1
         per_label_counts[gold][0] += 1
-        per_label_counts[gold][1] += _is_correct(it)
+        per_label_counts[gold][1] += item_correct(it)
 
     total = len(items)
     answered = counts["ok"]

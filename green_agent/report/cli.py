@@ -1,0 +1,65 @@
+"""``agentbeats report RESULTS.json [--html OUT] [--markdown OUT]`` (also ``python -m green_agent.report``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .load import ResultsError, load_report
+
+PROG = "agentbeats report"
+
+
+def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("results", type=Path, help="results file written by `agentbeats run`")
+    parser.add_argument("--html", type=Path, metavar="OUT", help="write a self-contained HTML report")
+    parser.add_argument("--markdown", type=Path, metavar="OUT", help="write a Markdown report")
+    parser.add_argument("--quiet", action="store_true", help="do not print the terminal tables")
+    parser.set_defaults(func=run_report)
+    return parser
+
+
+def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register the ``report`` sub-command on an ``add_subparsers()`` object; returns its parser."""
+    parser = subparsers.add_parser(
+        "report", help="summarise a results file (terminal, Markdown, HTML)", description=__doc__
+    )
+    return _configure(parser)
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Run the sub-command; 0 on success, 2 on bad input or an unwritable output (one-line error)."""
+    try:
+        report = load_report(args.results)
+    except ResultsError as e:
+        return _fail(str(e))
+    if not getattr(args, "quiet", False):
+        from .terminal import print_report
+
+        print_report(report)
+    try:
+        if args.markdown:
+            from .markdown import render_markdown
+
+            args.markdown.write_text(render_markdown(report), encoding="utf-8")
+        if args.html:
+            from .html import render_html
+
+            args.html.write_text(render_html(report), encoding="utf-8")
+    except OSError as e:
+        return _fail(f"cannot write report: {e}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Stand-alone entry point (``python -m green_agent.report``)."""
+    parser = _configure(argparse.ArgumentParser(prog="python -m green_agent.report", description=__doc__))
+    return run_report(parser.parse_args(argv))

@@ -1,0 +1,131 @@
+"""`agentbeats report` / `python -m green_agent.report`: outputs, escaping, bad input."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from green_agent.report.cli import add_report_parser, main, run_report
+from green_agent.report.html import write_html_report
+from green_agent.report.load import ResultsError, prepare_report
+
+SECTIONS = (
+    "summary",
+    "per-label",
+    "confusion",
+    "failures",
+    "latency",
+    "comparison",
+    "items",
+    "reproducibility",
+)
+
+
+def test_html_and_markdown(tmp_path: Path, results_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    html, md = tmp_path / "r.html", tmp_path / "r.md"
+    assert main([str(results_file), "--html", str(html), "--markdown", str(md)]) == 0
+    out = capsys.readouterr().out
+    assert "reference" in out and "McNemar" in out
+    doc = html.read_text()
+    for s in SECTIONS:
+        assert f'<section id="{s}">' in doc
+    assert doc.count('src="data:image/svg+xml;base64,') == 4
+    assert "http://" not in doc.replace("http://127.0.0.1", "") and "<script" not in doc
+    assert "sk-secret" not in doc and "***" in doc
+    text = md.read_text()
+    assert "## Paired comparison" in text and "## Reproducibility" in text and "sk-secret" not in text
+
+
+def test_participant_text_is_escaped(tmp_path: Path, results: dict[str, Any]) -> None:
+    evil = '<script>alert("x")</script>|$x$'
+    results["results"][0]["items"][0] |= {
+        "status": "parse_error",
+        "predicted": None,
+        "correct": False,
+        "error": evil,
+    }
+    results["results"][0]["role"] = evil
+    results["participants"][evil] = "id<b>"
+    write_html_report(results, tmp_path / "r.html")
+    doc = (tmp_path / "r.html").read_text()
+    assert "<script>" not in doc and "&lt;script&gt;" in doc and "id&lt;b&gt;" in doc
+    # premises/conclusion from the synthetic items carry markup too
+    assert "&lt;and&gt;" in doc
+
+
+def test_missing_texts_show_id(tmp_path: Path) -> None:
+    from green_agent.report.synthetic import make_results
+
+    r = make_results(
+        {"solo": (None, 0.8)}, n=5, texts=False, usage=False, with_comparison=False, with_repro=False
+    )
+    write_html_report(r, tmp_path / "r.html")
+    doc = (tmp_path / "r.html").read_text()
+    assert "folio-0004" in doc and "text not in results" in doc and "nothing to compare" in doc
+
+
+def test_recomputes_summary_and_comparison() -> None:
+    items = [{"id": "1", "gold": "True", "predicted": "True", "status": "ok", "correct": True,
+              "latency_ms": 5.0, "attempts": 1, "error": None}]  # fmt: skip
+    report = prepare_report({"participants": {"a": None}, "results": [{"role": "a", "items": items},
+                                                                       {"role": "b", "items": items}]})  # fmt: skip
+    assert report.participants[0]["accuracy"] == 1.0
+    assert report.comparison["pairs"][0]["n"] == 1 and report.reproducibility is None
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no such file"),
+        ("{not json", "not JSON"),
+        ("[1, 2]", "expected a JSON object"),
+        ('{"results": {}}', "'results' must be a list"),
+        ('{"results": [{"kind": "comparison", "pairs": []}]}', "no participant data part"),
+        (
+            '{"results": [{"role": "a", "items": [{"id": "1", "status": "odd", "gold": "True"}]}]}',
+            "unknown status",
+        ),
+        ('{"results": [{"role": "a", "items": 3}]}', "items: expected a list"),
+        ('{"participants": [], "results": []}', "'participants' must map"),
+    ],
+)
+def test_bad_input_exit_2(
+    tmp_path: Path, content: str | None, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "r.json"
+    if content is not None:
+        path.write_text(content)
+    assert main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_unwritable_output(results_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(results_file), "--quiet", "--html", str(tmp_path / "no" / "dir" / "r.html")]) == 2
+    assert "cannot write report" in capsys.readouterr().err
+
+
+def test_subparser_wiring(results_file: Path) -> None:
+    parser = argparse.ArgumentParser(prog="agentbeats")
+    add_report_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["report", str(results_file), "--quiet"])
+    assert args.func is run_report and args.func(args) == 0
+
+
+def test_write_html_report_rejects_bad_shape(tmp_path: Path) -> None:
+    with pytest.raises(ResultsError):
+        write_html_report({"results": "nope"}, tmp_path / "r.html")
+
+
+def test_module_entry_point(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("nope")
+    proc = subprocess.run(
+        [sys.executable, "-m", "green_agent.report", str(bad)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and proc.stderr.startswith("agentbeats report: error:")
