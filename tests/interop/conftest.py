@@ -29,7 +29,8 @@ def ensure_a2a03() -> Path:
     if not python.exists() or subprocess.run(probe, capture_output=True).returncode != 0:
         subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
         subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", "-r", str(HERE / "requirements-a2a03.txt")], check=True
+            [str(python), "-m", "pip", "install", "-q", "-r", str(HERE / "requirements-a2a03.txt")],
+            check=True,
         )
     version = subprocess.run(
         [str(python), "-c", "import importlib.metadata as m; print(m.version('a2a-sdk'))"],

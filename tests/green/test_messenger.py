@@ -1,0 +1,189 @@
+"""The A2A transport against real servers: reply folding and the mapping of every failure to a kind."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from green_agent.calls import Budget, call_participant
+from green_agent.messenger import A2ATransport
+from green_agent.protocol import OutboundMessage, TransportError
+from tests.green.agents import a2a_app, answering, flaky, message_reply, raw_app
+from tests.support.servers import free_port, running_app
+
+MSG = OutboundMessage(text="Is it raining?", data={"task": "folio", "id": "7"})
+
+
+def serve(factory, **kwargs):
+    port = free_port()
+    return running_app(factory(f"http://127.0.0.1:{port}/", **kwargs), port)
+
+
+async def send(url: str, max_bytes: int = 1 << 20, message: OutboundMessage = MSG):
+    async with A2ATransport(card_timeout_s=5) as transport:
+        return await transport.send(url, message, max_response_bytes=max_bytes)
+
+
+@pytest.mark.parametrize("streaming", [True, False])
+def test_task_reply_is_folded_into_text_and_data(streaming: bool) -> None:
+    with serve(
+        lambda url: a2a_app(answering("Answer: True", {"label": "True", "n": 3}), url, streaming=streaming)
+    ) as url:
+        reply = asyncio.run(send(url))
+    assert reply.state == "completed"
+    assert "Answer: True" in reply.text
+    assert reply.data == [{"label": "True", "n": 3.0}]  # numbers come back as floats
+    assert reply.task_id and reply.context_id
+
+
+def test_message_reply_is_accepted() -> None:
+    with serve(lambda url: a2a_app(message_reply("Answer: False"), url)) as url:
+        reply = asyncio.run(send(url))
+    assert reply.state == "message" and reply.text == "Answer: False"
+
+
+@pytest.mark.parametrize(("end", "kind"), [("failed", "task_failed"), ("rejected", "task_rejected")])
+def test_failed_and_rejected_tasks_are_runtime_errors(end: str, kind: str) -> None:
+    with (
+        serve(lambda url: a2a_app(answering("I give up", end=end), url)) as url,
+        pytest.raises(TransportError) as err,
+    ):
+        asyncio.run(send(url))
+    assert err.value.kind == kind and not err.value.retryable
+    assert "I give up" in err.value.detail
+
+
+def test_connection_refused() -> None:
+    with pytest.raises(TransportError) as err:
+        asyncio.run(send(f"http://127.0.0.1:{free_port()}"))
+    assert err.value.kind == "card_unavailable" and err.value.retryable
+
+
+def test_card_that_does_not_load() -> None:
+    async def not_a_card(request: Request) -> Response:
+        return Response("<html>nope</html>", media_type="text/html")
+
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    app = Starlette(routes=[Route("/.well-known/agent-card.json", not_a_card)])
+    with running_app(app) as url, pytest.raises(TransportError) as err:
+        asyncio.run(send(url))
+    assert err.value.kind == "card_unavailable"
+
+
+def test_http_500_is_retryable_http_status() -> None:
+    port = free_port()
+    app, stats = flaky(
+        a2a_app(answering("Answer: True"), f"http://127.0.0.1:{port}/", streaming=False), failures=99
+    )
+    with running_app(app, port) as url, pytest.raises(TransportError) as err:
+        asyncio.run(send(url))
+    assert err.value.kind == "http_status" and err.value.retryable
+    assert stats["posts"] == 1
+
+
+def test_retries_recover_from_transient_500s() -> None:
+    port = free_port()
+    app, stats = flaky(
+        a2a_app(answering("Answer: True"), f"http://127.0.0.1:{port}/", streaming=False), failures=2
+    )
+
+    async def run():
+        async with A2ATransport() as transport:
+            budget = Budget(timeout_s=20, max_retries=2, backoff_base_s=0.01)
+            return await call_participant(transport, f"http://127.0.0.1:{port}", MSG, budget)
+
+    with running_app(app, port):
+        result = asyncio.run(run())
+    assert result.status == "ok" and result.attempts == 3 and stats["posts"] == 3
+
+
+def test_retries_are_bounded() -> None:
+    port = free_port()
+    app, stats = flaky(a2a_app(answering("x"), f"http://127.0.0.1:{port}/", streaming=False), failures=99)
+
+    async def run():
+        async with A2ATransport() as transport:
+            budget = Budget(timeout_s=20, max_retries=1, backoff_base_s=0.01)
+            return await call_participant(transport, f"http://127.0.0.1:{port}", MSG, budget)
+
+    with running_app(app, port):
+        result = asyncio.run(run())
+    assert (result.status, result.kind, result.attempts, stats["posts"]) == (
+        "runtime_error",
+        "http_status",
+        2,
+        2,
+    )
+
+
+def test_jsonrpc_error_is_not_retried() -> None:
+    async def rpc(request: Request) -> Response:
+        body = json.loads(await request.body())
+        return JSONResponse(
+            {"jsonrpc": "2.0", "id": body.get("id"), "error": {"code": -32603, "message": "boom"}}
+        )
+
+    port = free_port()
+    with (
+        running_app(raw_app(f"http://127.0.0.1:{port}/", rpc), port) as url,
+        pytest.raises(TransportError) as err,
+    ):
+        asyncio.run(send(url))
+    assert err.value.kind == "jsonrpc_error" and not err.value.retryable
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b"this is not json",
+        b'{"jsonrpc": "2.0", "id": 1, "result": {"unexpected": true}}',
+        b'{"jsonrpc": "2.0", "id": 1, "result": {"task": {"status": {"state": "NOT_A_STATE"}}}}',
+        b"",
+    ],
+)
+def test_malformed_payloads_are_invalid_responses(payload: bytes) -> None:
+    async def rpc(request: Request) -> Response:
+        return Response(payload, media_type="application/json")
+
+    port = free_port()
+    with (
+        running_app(raw_app(f"http://127.0.0.1:{port}/", rpc), port) as url,
+        pytest.raises(TransportError) as err,
+    ):
+        asyncio.run(send(url))
+    assert err.value.kind in {"invalid_response", "jsonrpc_error"}
+    assert not err.value.retryable
+
+
+@pytest.mark.parametrize("streaming", [True, False])
+def test_huge_reply_is_cut_off(streaming: bool) -> None:
+    big = "Answer: True " + "x" * (5 << 20)
+    with (
+        serve(lambda url: a2a_app(answering(big), url, streaming=streaming)) as url,
+        pytest.raises(TransportError) as err,
+    ):
+        asyncio.run(send(url, max_bytes=1 << 20))
+    assert err.value.kind == "response_too_large"
+
+
+def test_deadline_and_timeout_are_distinguished() -> None:
+    from tests.green.agents import sleeping
+
+    async def run(deadline_in: float | None):
+        import time
+
+        async with A2ATransport() as transport:
+            deadline = None if deadline_in is None else time.monotonic() + deadline_in
+            return await call_participant(transport, url, MSG, Budget(timeout_s=0.3), deadline=deadline)
+
+    with serve(lambda u: a2a_app(sleeping(5), u)) as url:
+        timed = asyncio.run(run(None))
+        ended = asyncio.run(run(0.1))
+    assert (timed.status, timed.kind) == ("timeout", "timeout")
+    assert (ended.status, ended.kind) == ("timeout", "deadline")
