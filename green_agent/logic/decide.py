@@ -1,0 +1,167 @@
+"""Entailment with Z3: does a set of premises make a conclusion True, False or Uncertain?
+
+Three queries share one solver (premises asserted with `assert_and_track`, the conclusion or its
+negation pushed on top): premises alone, premises ∧ ¬C, premises ∧ C.
+
+* premises alone unsat → `Inconsistent` (never a label);
+* premises ∧ ¬C unsat → `True`; premises ∧ C unsat → `False`; both sat → `Uncertain`;
+* otherwise `Unknown`, with Z3's reason. A proof (unsat) is used even when another query was
+  `unknown`, provided one query showed the premises satisfiable.
+
+Each query has `timeout_ms`; a wall-clock guard interrupts the context after
+`3 * timeout_ms + 1 s`. Every call solves in its own thread, in a `z3.Context` that no other
+call uses meanwhile, so calls from different threads are safe. Creating a context costs more
+than solving a typical FOLIO problem (~15 ms against ~8 ms), so contexts that finished cleanly
+go back to a small idle pool; an interrupted context is discarded. Parse failures raise `FolSyntaxError` from `decide`;
+use `parse_problem` + `decide_problem` to keep the parse status apart from the verdict.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import queue
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import z3
+
+from .problem import Problem, parse_problem
+from .z3_backend import Z3Symbols, problem_to_z3
+
+_IDLE: queue.Queue[z3.Context] = queue.Queue(maxsize=8)
+
+
+def _checkout() -> z3.Context:
+    try:
+        return _IDLE.get_nowait()
+    except queue.Empty:
+        return z3.Context()
+
+
+def _checkin(ctx: z3.Context) -> None:
+    with contextlib.suppress(queue.Full):
+        _IDLE.put_nowait(ctx)
+
+
+class Verdict(str, enum.Enum):
+    """Outcome of an entailment check; only the first three are labels."""
+
+    TRUE = "True"
+    FALSE = "False"
+    UNCERTAIN = "Uncertain"
+    INCONSISTENT = "Inconsistent"
+    UNKNOWN = "Unknown"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What Z3 concluded about one problem."""
+
+    verdict: Verdict
+    """The outcome."""
+    reason: str | None = None
+    """Why the verdict is `Unknown` (Z3's reason, or the wall-clock guard); None otherwise."""
+    used_premises: tuple[int, ...] = ()
+    """0-based premise indices in the unsat core behind True/False/Inconsistent."""
+    repairs: tuple[str, ...] = ()
+    """Repairs made while parsing the problem."""
+    time_ms: float = 0.0
+    """Wall-clock time spent solving."""
+
+    @property
+    def is_label(self) -> bool:
+        """True for True/False/Uncertain: verdicts that are FOLIO labels."""
+        return self.verdict in (Verdict.TRUE, Verdict.FALSE, Verdict.UNCERTAIN)
+
+
+def decide(
+    premises: Sequence[str], conclusion: str, *, timeout_ms: int = 5000, lenient: bool = True
+) -> Decision:
+    """Parse and decide; raises `FolSyntaxError` when a formula does not parse."""
+    return decide_problem(parse_problem(premises, conclusion, lenient), timeout_ms)
+
+
+def decide_problem(problem: Problem, timeout_ms: int = 5000) -> Decision:
+    """Decide a parsed problem in a fresh Z3 context, under a per-query timeout and a wall-clock guard."""
+    start = time.perf_counter()
+    ctx = _checkout()
+    box: list[Decision | Exception] = []
+
+    def work() -> None:
+        try:
+            box.append(_solve(problem, timeout_ms, ctx))
+        except Exception as exc:  # noqa: BLE001 - re-raised in the caller's thread below
+            box.append(exc)
+
+    worker = threading.Thread(target=work, name="z3-decide", daemon=True)
+    worker.start()
+    worker.join((3 * timeout_ms + 1000) / 1000)
+    if worker.is_alive():
+        ctx.interrupt()
+        worker.join(5.0)
+        verdict = Decision(Verdict.UNKNOWN, "wall-clock guard fired")
+    else:
+        _checkin(ctx)
+        result = box[0]
+        if isinstance(result, Exception):
+            raise result
+        verdict = result
+    elapsed = (time.perf_counter() - start) * 1000
+    return Decision(verdict.verdict, verdict.reason, verdict.used_premises, problem.repairs, elapsed)
+
+
+def _solve(problem: Problem, timeout_ms: int, ctx: z3.Context) -> Decision:
+    symbols = Z3Symbols.declare(problem.signature, ctx)
+    *premises, conclusion = problem_to_z3(problem.formulas, symbols)
+    solver = z3.Solver(ctx=ctx)
+    solver.set("timeout", max(1, int(timeout_ms)))
+    solver.set("core.minimize", True)
+    tracks = {}
+    for i, p in enumerate(premises):
+        lit = z3.Bool(f"premise!{i}", ctx)
+        tracks[lit.get_id()] = i
+        solver.assert_and_track(p, lit)
+
+    def query(extra: z3.BoolRef | None) -> tuple[z3.CheckSatResult, tuple[int, ...], str]:
+        with solver:
+            if extra is not None:
+                solver.add(extra)
+            result = solver.check()
+            core = (
+                tuple(sorted(tracks[c.get_id()] for c in solver.unsat_core())) if result == z3.unsat else ()
+            )
+            reason = solver.reason_unknown() if result == z3.unknown else ""
+        return result, core, reason
+
+    alone, alone_core, alone_why = query(None)
+    if alone == z3.unsat:
+        return Decision(Verdict.INCONSISTENT, None, alone_core)
+    neg, neg_core, neg_why = query(z3.Not(conclusion, ctx))
+    pos, pos_core, pos_why = query(conclusion)
+    consistent = z3.sat in (alone, neg, pos)
+    if neg == z3.unsat and pos == z3.unsat:
+        return Decision(Verdict.INCONSISTENT, None, tuple(sorted(set(neg_core) | set(pos_core))))
+    if neg == z3.unsat and consistent:
+        return Decision(Verdict.TRUE, None, neg_core)
+    if pos == z3.unsat and consistent:
+        return Decision(Verdict.FALSE, None, pos_core)
+    if neg == z3.sat and pos == z3.sat:
+        return Decision(Verdict.UNCERTAIN)
+    why = "; ".join(
+        f"{name}: {w}"
+        for name, r, w in (
+            ("premises", alone, alone_why),
+            ("¬conclusion", neg, neg_why),
+            ("conclusion", pos, pos_why),
+        )
+        if r == z3.unknown
+    )
+    if neg == z3.unsat or pos == z3.unsat:
+        why = f"a proof was found but the premises' consistency is unknown ({why})"
+    return Decision(Verdict.UNKNOWN, why or "unknown")
