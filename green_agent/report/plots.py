@@ -35,7 +35,7 @@ def _t(text: Any, limit: int = 32) -> str:
 def _data_uri(fig: Figure) -> str:
     buf = io.BytesIO()
     with matplotlib.rc_context(_RC):
-        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+        fig.savefig(buf, format="svg", metadata={"Date": None})
     return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
@@ -52,7 +52,7 @@ def per_label_accuracy(report: ReportData) -> str | None:
     if not labels:
         return None
     with matplotlib.rc_context(_RC):
-        fig = Figure(figsize=(max(5.0, 1.6 * len(labels) + 1), 3.2))
+        fig = Figure(figsize=(max(5.0, 1.6 * len(labels) + 1), 3.2), layout="constrained")
         ax = fig.add_subplot()
         width = 0.8 / len(report.participants)
         for j, p in enumerate(report.participants):
@@ -106,7 +106,7 @@ def failure_breakdown(report: ReportData) -> str | None:
     """Stacked bars: share of correct, incorrect and each failure status per participant."""
     parts = report.participants
     with matplotlib.rc_context(_RC):
-        fig = Figure(figsize=(7.0, 0.55 * len(parts) + 1.2))
+        fig = Figure(figsize=(7.0, 0.55 * len(parts) + 1.2), layout="constrained")
         ax = fig.add_subplot()
         left = [0.0] * len(parts)
         ys = list(range(len(parts)))
@@ -136,7 +136,7 @@ def latency_distribution(report: ReportData) -> str | None:
     if not series:
         return None
     with matplotlib.rc_context(_RC):
-        fig = Figure(figsize=(7.0, 0.55 * len(series) + 1.2))
+        fig = Figure(figsize=(7.0, 0.55 * len(series) + 1.2), layout="constrained")
         ax = fig.add_subplot()
         ax.boxplot([xs for _, xs in series], **_HORIZONTAL, showfliers=True, widths=0.6)
         ax.set_yticks(range(1, len(series) + 1), [_t(r) for r, _ in series])

@@ -1,0 +1,49 @@
+"""Time `agentbeats report` on a 1,000-item, 3-participant results file (goal: ≤ 3 s, HTML ≤ 2 MB).
+
+Run: ``python benchmarks/bench_report.py``. Timed twice: without a comparison part (the report recomputes it: 2,000
+bootstrap resamples per pair, the worst case) and with one, as `agentbeats run` writes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from green_agent.report.cli import run_report
+from green_agent.report.synthetic import make_results
+
+AGENTS = {"cot": ("uuid-cot", 0.72), "autoformalizer": ("uuid-af", 0.64), "reference": ("uuid-ref", 0.97)}
+
+
+def main() -> None:
+    for with_comparison in (False, True):
+        bench(with_comparison)
+
+
+def bench(with_comparison: bool) -> None:
+    """One timed run; without a comparison part the report recomputes it (bootstrap included)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        results = Path(tmp) / "results.json"
+        html, md = Path(tmp) / "report.html", Path(tmp) / "report.md"
+        results.write_text(json.dumps(make_results(AGENTS, n=1000, seed=1, with_comparison=with_comparison)))
+        args = argparse.Namespace(results=results, html=html, markdown=md, quiet=False)
+        start = time.perf_counter()
+        with contextlib.redirect_stdout(io.StringIO()):
+            rc = run_report(args)
+        wall = time.perf_counter() - start
+        assert rc == 0
+        print(f"results file: {results.stat().st_size / 1e6:.2f} MB (1000 items x 3 participants)")
+        how = "comparison part present" if with_comparison else "comparison recomputed"
+        print(f"agentbeats report (terminal + Markdown + HTML, {how}): {wall:.2f} s wall (goal <= 3 s)")
+        print(
+            f"HTML size: {html.stat().st_size / 1e6:.2f} MB (goal <= 2 MB); Markdown {md.stat().st_size / 1e3:.0f} kB"
+        )
+
+
+if __name__ == "__main__":
+    main()
