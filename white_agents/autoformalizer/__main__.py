@@ -1,0 +1,70 @@
+"""``python -m white_agents.autoformalizer [--mode z3py|fol] [--max-repairs 3] [--fallback-label Uncertain]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from starlette.applications import Starlette
+
+from white_agents.common.llm import ConfigError, LLMClient, LLMSettings
+from white_agents.common.server import run_llm_agent
+from white_agents.common.task import LABELS
+
+
+def add_args(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_argument_group("auto-formalization")
+    g.add_argument(
+        "--mode", choices=["z3py", "fol"], default="z3py", help="formalization target (default: %(default)s)"
+    )
+    g.add_argument(
+        "--max-repairs",
+        type=int,
+        default=3,
+        help="repair rounds after the first attempt (default: %(default)s)",
+    )
+    g.add_argument(
+        "--fallback-label",
+        choices=list(LABELS),
+        default=None,
+        help="answer this label (marked fallback) instead of failing when every attempt fails",
+    )
+    g.add_argument(
+        "--sandbox-timeout", type=float, default=10.0, help="seconds per program run (default: %(default)s)"
+    )
+    g.add_argument(
+        "--solver-timeout-ms", type=int, default=5000, help="Z3 timeout per query (default: %(default)s)"
+    )
+
+
+def make_app(args: argparse.Namespace, settings: LLMSettings, url: str) -> Starlette:
+    from white_agents.autoformalizer.agent import AutoformalizerAgent, create_app
+    from white_agents.autoformalizer.fol_mode import FolMode
+    from white_agents.autoformalizer.z3py_mode import Z3PyMode
+
+    if args.max_repairs < 0:
+        raise ConfigError("--max-repairs must be >= 0")
+    if args.mode == "z3py":
+        mode = Z3PyMode(sandbox_timeout_s=args.sandbox_timeout, solver_timeout_ms=args.solver_timeout_ms)
+    else:
+        mode = FolMode(solver_timeout_ms=args.solver_timeout_ms)
+    agent = AutoformalizerAgent(
+        LLMClient(settings), mode, max_repairs=args.max_repairs, fallback_label=args.fallback_label
+    )
+    return create_app(agent, url)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_llm_agent(
+        argv,
+        prog="white_agents.autoformalizer",
+        description="Auto-formalization FOLIO agent over A2A: LLM → Z3Py/FOL → Z3, with self-repair.",
+        default_port=9022,
+        add_args=add_args,
+        make_app=make_app,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,236 @@
+"""Trusted pieces of the auto-formalization agent: extracting the LLM's output, wrapping a Z3Py program
+for the sandbox, and deciding entailment from the SMT-LIB it exports.
+
+The generated program only *builds* formulas. The harness (:func:`harness_source`) runs it inside the
+sandbox, checks that it defined ``premises`` (a list of z3 Booleans) and ``conclusion`` (a z3
+Boolean), and prints them as SMT-LIB2 (``Solver.sexpr()``) on one marked JSON line. Outside the
+sandbox, :func:`decide_smt2` parses that text in a fresh ``z3.Context`` and runs the entailment
+queries itself, so no LLM-written control flow chooses the label.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from green_agent.logic import Decision, Verdict
+
+MARKER = "@@AUTOFORMALIZER-RESULT@@"
+"""Prefix of the harness's result line on stdout."""
+
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+
+
+def extract_block(text: str, languages: tuple[str, ...]) -> str | None:
+    """The last fenced block tagged with one of ``languages`` (or untagged if none is tagged)."""
+    blocks = [(lang.lower(), body) for lang, body in _FENCE.findall(text)]
+    tagged = [body for lang, body in blocks if lang in languages]
+    if tagged:
+        return tagged[-1].strip("\n")
+    untagged = [body for lang, body in blocks if not lang]
+    return untagged[-1].strip("\n") if untagged else None
+
+
+def python_syntax_error(program: str) -> str | None:
+    """A readable description of the program's syntax error (line, caret), or None if it compiles.
+
+    ``compile`` only parses; nothing of the program runs here.
+    """
+    try:
+        compile(program, "program.py", "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        line = exc.text.rstrip("\n") if exc.text else ""
+        caret = " " * max((exc.offset or 1) - 1, 0) + "^"
+        return f"SyntaxError at line {exc.lineno}, column {exc.offset}: {exc.msg}\n{line}\n{caret}"
+    except ValueError as exc:  # e.g. null bytes in the source
+        return f"the program cannot be compiled: {exc}"
+    return None
+
+
+_EPILOGUE = r"""
+
+# ---- trusted epilogue (appended by the auto-formalization agent) ----
+import json as _af_json
+import z3 as _af_z3
+
+_af_problems = []
+try:
+    _af_premises = premises
+except NameError:
+    _af_premises = None
+    _af_problems.append("the program does not define `premises`")
+try:
+    _af_conclusion = conclusion
+except NameError:
+    _af_conclusion = None
+    _af_problems.append("the program does not define `conclusion`")
+
+
+def _af_bool(value, name):
+    if isinstance(value, bool):
+        return _af_z3.BoolVal(value)
+    if not _af_z3.is_expr(value) or not _af_z3.is_bool(value):
+        _af_problems.append(
+            name + " is " + type(value).__name__ + " (" + str(value)[:60] + "), not a z3 Boolean expression"
+        )
+        return None
+    return value
+
+
+def _af_export():
+    if _af_problems:
+        return {"error": "missing", "detail": "; ".join(_af_problems)}
+    if not isinstance(_af_premises, (list, tuple)):
+        return {"error": "type", "detail": "`premises` is " + type(_af_premises).__name__
+                + ", not a list of z3 Boolean expressions"}
+    items = [_af_bool(p, "premises[" + str(i) + "]") for i, p in enumerate(_af_premises)]
+    last = _af_bool(_af_conclusion, "`conclusion`")
+    if _af_problems:
+        return {"error": "type", "detail": "; ".join(_af_problems)}
+    try:
+        solver = _af_z3.Solver(ctx=last.ctx)
+        for p in items:
+            solver.add(p)
+        solver.add(last)
+        return {"ok": True, "n_premises": len(items), "smt2": solver.sexpr()}
+    except _af_z3.Z3Exception as exc:
+        return {"error": "export", "detail": "Z3Exception: " + str(exc)}
+
+
+print(MARKER_PLACEHOLDER + _af_json.dumps(_af_export()), flush=True)
+"""
+
+
+def harness_source(program: str) -> str:
+    """The code run in the sandbox: the program unchanged, then a trusted epilogue that exports
+    ``premises`` and ``conclusion`` as SMT-LIB on one marked stdout line.
+
+    The epilogue keeps to the sandbox's static policy (only ``z3`` and ``json``, no dynamic code), and
+    being appended it leaves the program's line numbers in tracebacks unchanged.
+    """
+    return program.rstrip("\n") + "\n" + _EPILOGUE.replace("MARKER_PLACEHOLDER", repr(MARKER))
+
+
+def harness_result(stdout: str) -> dict[str, Any] | None:
+    """The harness's result object from the sandbox's stdout (last marked line), or None."""
+    for line in reversed(stdout.splitlines()):
+        if line.startswith(MARKER):
+            try:
+                value = json.loads(line[len(MARKER) :])
+            except json.JSONDecodeError:
+                return None
+            return value if isinstance(value, dict) else None
+    return None
+
+
+class SmtError(ValueError):
+    """The exported SMT-LIB could not be read back."""
+
+
+@dataclass(frozen=True)
+class SolverRun:
+    """Decision plus solver wall time."""
+
+    decision: Decision
+    time_ms: float
+
+
+def decide_smt2(smt2: str, n_premises: int, *, timeout_ms: int = 5000) -> SolverRun:
+    """Parse ``smt2`` (premises then conclusion as assertions) in a fresh context and decide.
+
+    Verdicts as in :mod:`green_agent.logic.decide`: premises unsat → Inconsistent; premises ∧ ¬C
+    unsat → True; premises ∧ C unsat → False; both sat → Uncertain; otherwise Unknown. Each query
+    has ``timeout_ms``; a wall-clock guard interrupts the context after ``3 * timeout_ms + 1 s``.
+    Raises :class:`SmtError` when the text does not parse or has the wrong number of assertions.
+    """
+    start = time.perf_counter()
+    ctx = z3.Context()
+    try:
+        assertions = list(z3.parse_smt2_string(smt2, ctx=ctx))
+    except z3.Z3Exception as exc:
+        raise SmtError(f"the exported formulas could not be parsed as SMT-LIB: {exc}") from None
+    if len(assertions) != n_premises + 1:
+        raise SmtError(f"expected {n_premises + 1} formulas after export, found {len(assertions)}")
+    *premises, conclusion = assertions
+    box: list[Decision | BaseException] = []
+
+    def work() -> None:
+        try:
+            box.append(_entail(premises, conclusion, ctx, timeout_ms))
+        except BaseException as exc:  # noqa: BLE001 - handed back to the caller
+            box.append(exc)
+
+    worker = threading.Thread(target=work, name="z3-autoformalizer", daemon=True)
+    worker.start()
+    worker.join((3 * timeout_ms + 1000) / 1000)
+    if worker.is_alive():
+        ctx.interrupt()
+        worker.join(5.0)
+        decision = Decision(Verdict.UNKNOWN, "wall-clock guard fired")
+    else:
+        result = box[0]
+        if isinstance(result, BaseException):
+            if isinstance(result, z3.Z3Exception):
+                raise SmtError(f"solver error: {result}")
+            raise result
+        decision = result
+    elapsed = (time.perf_counter() - start) * 1000
+    return SolverRun(
+        Decision(decision.verdict, decision.reason, decision.used_premises, (), elapsed), elapsed
+    )
+
+
+def _entail(premises: list[Any], conclusion: Any, ctx: z3.Context, timeout_ms: int) -> Decision:
+    solver = z3.Solver(ctx=ctx)
+    solver.set("timeout", max(1, int(timeout_ms)))
+    tracks: dict[int, int] = {}
+    for i, p in enumerate(premises):
+        lit = z3.Bool(f"premise!{i}", ctx)
+        tracks[lit.get_id()] = i
+        solver.assert_and_track(p, lit)
+
+    def query(extra: Any) -> tuple[Any, tuple[int, ...], str]:
+        with solver:
+            if extra is not None:
+                solver.add(extra)
+            result = solver.check()
+            core = (
+                tuple(sorted(tracks[c.get_id()] for c in solver.unsat_core() if c.get_id() in tracks))
+                if result == z3.unsat
+                else ()
+            )
+            reason = solver.reason_unknown() if result == z3.unknown else ""
+        return result, core, reason
+
+    alone, alone_core, alone_why = query(None)
+    if alone == z3.unsat:
+        return Decision(Verdict.INCONSISTENT, None, alone_core)
+    neg, neg_core, neg_why = query(z3.Not(conclusion, ctx))
+    pos, pos_core, pos_why = query(conclusion)
+    consistent = z3.sat in (alone, neg, pos)
+    if neg == z3.unsat and pos == z3.unsat:
+        return Decision(Verdict.INCONSISTENT, None, tuple(sorted(set(neg_core) | set(pos_core))))
+    if neg == z3.unsat and consistent:
+        return Decision(Verdict.TRUE, None, neg_core)
+    if pos == z3.unsat and consistent:
+        return Decision(Verdict.FALSE, None, pos_core)
+    if neg == z3.sat and pos == z3.sat:
+        return Decision(Verdict.UNCERTAIN)
+    why = "; ".join(
+        f"{name}: {w}"
+        for name, r, w in (
+            ("premises", alone, alone_why),
+            ("¬conclusion", neg, neg_why),
+            ("conclusion", pos, pos_why),
+        )
+        if r == z3.unknown
+    )
+    if neg == z3.unsat or pos == z3.unsat:
+        why = f"a proof was found but the premises' consistency is unknown ({why})"
+    return Decision(Verdict.UNKNOWN, why or "unknown")

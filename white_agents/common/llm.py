@@ -1,0 +1,280 @@
+"""One way to call an LLM from every white agent: settings from flags/env, litellm imported lazily.
+
+litellm costs ~4 s and ~200 MB to import, and it fetches a model price map from the network unless
+``LITELLM_LOCAL_MODEL_COST_MAP`` is set, so it is imported only by :func:`load_litellm` (at the first
+call, or at startup of an agent process) with that variable set first. Importing this module never
+imports litellm.
+
+Retries are ours, not litellm's: a 429 or 5xx answer (or a dropped connection) is retried with
+exponential backoff up to ``retries`` times; a request that exceeds ``request_timeout_s`` is not
+retried (a model that hangs once usually hangs again, and the assessor's budget is ticking).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+MODEL_ENV = "LLM_MODEL"
+"""Environment variable naming the litellm model; overrides ``--model-default`` but not ``--model``."""
+API_BASE_ENV = "LLM_API_BASE"
+"""Environment variable for an OpenAI-compatible (or other) base URL."""
+API_KEY_ENV = "LLM_API_KEY"
+"""Optional key passed as ``api_key``; otherwise litellm reads the provider's own variable
+(``GEMINI_API_KEY``, ``OPENAI_API_KEY``, ...)."""
+
+_RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+
+
+class ConfigError(ValueError):
+    """The LLM settings are unusable (no model configured, bad value)."""
+
+
+class LLMError(RuntimeError):
+    """A completion failed for good; ``kind`` is ``timeout``, ``http_status``, ``connection`` or ``other``."""
+
+    def __init__(self, kind: str, message: str, *, attempts: int, status: int | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.status = status
+        self.attempts = attempts
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """How to reach the model; built from CLI flags and the environment by :func:`settings_from_args`."""
+
+    model: str
+    """litellm model string, e.g. ``gemini/gemini-2.5-flash``, ``openai/gpt-4o-mini``, ``ollama/llama3``."""
+    api_base: str | None = None
+    """Base URL for OpenAI-compatible or self-hosted endpoints; None uses the provider's default."""
+    api_key: str | None = field(default=None, repr=False)
+    """Key for the endpoint (env ``LLM_API_KEY``); None lets litellm use the provider's variable."""
+    temperature: float = 0.0
+    """Sampling temperature (0 for reproducible runs)."""
+    max_tokens: int | None = None
+    """Cap on completion tokens; None leaves the provider's default."""
+    request_timeout_s: float = 120.0
+    """Wall-clock limit for one HTTP request to the model."""
+    retries: int = 3
+    """Extra attempts after a 429/5xx/connection failure (0 = no retry)."""
+    backoff_s: float = 1.0
+    """First backoff delay; doubles on each retry (capped at 30 s)."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Further keyword arguments passed to ``litellm.acompletion`` unchanged."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Tokens and cost of one or more completions."""
+
+    prompt_tokens: int = 0
+    """Input tokens, as reported by the provider."""
+    completion_tokens: int = 0
+    """Output tokens, as reported by the provider."""
+    cost_usd: float | None = None
+    """Cost from litellm's price map; None when the model's price is unknown (for any call summed)."""
+    calls: int = 0
+    """Number of successful completions summed here."""
+
+    def __add__(self, other: Usage) -> Usage:
+        if self.calls == 0:
+            return other
+        if other.calls == 0:
+            return self
+        cost = None if self.cost_usd is None or other.cost_usd is None else self.cost_usd + other.cost_usd
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            cost,
+            self.calls + other.calls,
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form for the reply's data part."""
+        return {
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cost_usd": self.cost_usd,
+            "calls": self.calls,
+        }
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One model answer."""
+
+    text: str
+    """The assistant message content ("" if the provider sent none)."""
+    usage: Usage
+    """Tokens and cost of this call."""
+    time_ms: float
+    """Wall-clock time including retries and backoff."""
+    attempts: int = 1
+    """HTTP attempts made (1 = no retry)."""
+
+
+_litellm: Any = None
+
+
+def load_litellm() -> Any:
+    """Import litellm once, with the local cost map (no network fetch at import)."""
+    global _litellm
+    if _litellm is None:
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        import litellm
+
+        litellm.suppress_debug_info = True
+        litellm.telemetry = False
+        _litellm = litellm
+    return _litellm
+
+
+def add_llm_args(parser: argparse.ArgumentParser) -> None:
+    """The LLM flags shared by every LLM agent CLI."""
+    g = parser.add_argument_group("LLM")
+    g.add_argument(
+        "--model", default=None, help=f"litellm model string (env {MODEL_ENV}), e.g. gemini/gemini-2.5-flash"
+    )
+    g.add_argument(
+        "--model-default",
+        default=None,
+        help=f"model used when neither --model nor {MODEL_ENV} is set (for scenario files)",
+    )
+    g.add_argument("--api-base", default=None, help=f"model endpoint base URL (env {API_BASE_ENV})")
+    g.add_argument(
+        "--temperature", type=float, default=0.0, help="sampling temperature (default: %(default)s)"
+    )
+    g.add_argument("--max-tokens", type=int, default=None, help="completion token cap (default: provider's)")
+    g.add_argument(
+        "--request-timeout", type=float, default=120.0, help="seconds per LLM request (default: %(default)s)"
+    )
+    g.add_argument(
+        "--retries", type=int, default=3, help="retries on 429/5xx with backoff (default: %(default)s)"
+    )
+
+
+def settings_from_args(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> LLMSettings:
+    """Resolve the settings: ``--model`` > env ``LLM_MODEL`` > ``--model-default``; raise :class:`ConfigError`."""
+    env = os.environ if env is None else env
+    model = args.model or env.get(MODEL_ENV) or args.model_default
+    if not model:
+        raise ConfigError(
+            f"no LLM model configured: pass --model or set {MODEL_ENV} (e.g. gemini/gemini-2.5-flash)"
+        )
+    if args.request_timeout <= 0:
+        raise ConfigError("--request-timeout must be positive")
+    if args.retries < 0:
+        raise ConfigError("--retries must be >= 0")
+    return LLMSettings(
+        model=model,
+        api_base=args.api_base or env.get(API_BASE_ENV) or None,
+        api_key=env.get(API_KEY_ENV) or None,
+        temperature=args.temperature,
+        max_tokens=args.max_tokens,
+        request_timeout_s=args.request_timeout,
+        retries=args.retries,
+    )
+
+
+def _status_of(exc: BaseException) -> int | None:
+    status = getattr(exc, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def _classify(exc: BaseException, litellm: Any) -> tuple[str, bool, int | None]:
+    """(kind, retryable, status) of a litellm exception."""
+    if isinstance(exc, (asyncio.TimeoutError, litellm.Timeout)):
+        return "timeout", False, None
+    status = _status_of(exc)
+    if isinstance(exc, litellm.AuthenticationError) or "Missing credentials" in str(exc):
+        return "auth", False, status
+    if isinstance(exc, litellm.APIConnectionError) and status in (None, 500):
+        return "connection", True, None
+    if status is not None:
+        return "http_status", status in _RETRYABLE_STATUS, status
+    return "other", False, None
+
+
+def _cost(litellm: Any, response: Any) -> float | None:
+    try:
+        cost = litellm.completion_cost(completion_response=response)
+    except Exception:  # noqa: BLE001 - unknown model price: cost is simply not known
+        return None
+    return float(cost) if cost else None
+
+
+class LLMClient:
+    """Async chat completions with our retry policy; safe to share between concurrent tasks."""
+
+    def __init__(self, settings: LLMSettings) -> None:
+        self.settings = settings
+
+    async def complete(self, messages: Sequence[Mapping[str, str]]) -> Completion:
+        """One chat completion; raise :class:`LLMError` once retries are spent or on a timeout."""
+        litellm = load_litellm()
+        s = self.settings
+        kwargs: dict[str, Any] = {
+            "model": s.model,
+            "messages": [dict(m) for m in messages],
+            "temperature": s.temperature,
+            "timeout": s.request_timeout_s,
+            "num_retries": 0,
+            "max_retries": 0,
+            **dict(s.extra),
+        }
+        if s.api_base:
+            kwargs["api_base"] = s.api_base
+        if s.api_key:
+            kwargs["api_key"] = s.api_key
+        if s.max_tokens:
+            kwargs["max_tokens"] = s.max_tokens
+        start = time.perf_counter()
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                # The outer guard catches providers that ignore ``timeout`` (a stalled stream, say).
+                response = await asyncio.wait_for(litellm.acompletion(**kwargs), s.request_timeout_s + 5)
+                break
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # every provider error is classified below
+                kind, retryable, status = _classify(exc, litellm)
+                if kind == "timeout":
+                    raise LLMError(
+                        "timeout",
+                        f"LLM request timed out after {s.request_timeout_s:g} s ({s.model})",
+                        attempts=attempt,
+                    ) from exc
+                brief = " ".join(str(exc).split())[:300]
+                if not retryable or attempt > s.retries:
+                    what = f"HTTP {status}" if status else type(exc).__name__
+                    raise LLMError(
+                        kind,
+                        f"LLM call failed after {attempt} attempt(s): {what}: {brief}",
+                        attempts=attempt,
+                        status=status,
+                    ) from exc
+                delay = min(30.0, s.backoff_s * 2 ** (attempt - 1))
+                log.warning("LLM call failed (%s), retry %d/%d in %.1f s", brief, attempt, s.retries, delay)
+                await asyncio.sleep(delay)
+        elapsed = (time.perf_counter() - start) * 1000
+        choice = response.choices[0] if response.choices else None
+        text = (choice.message.content if choice is not None and choice.message is not None else None) or ""
+        raw = getattr(response, "usage", None)
+        usage = Usage(
+            prompt_tokens=int(getattr(raw, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(raw, "completion_tokens", 0) or 0),
+            cost_usd=_cost(litellm, response),
+            calls=1,
+        )
+        return Completion(text=text, usage=usage, time_ms=elapsed, attempts=attempt)
