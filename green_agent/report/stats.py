@@ -1,4 +1,4 @@
-"""Small, dependency-free statistics: Wilson intervals, percentiles, exact McNemar, bootstrap.
+"""Small statistics: Wilson intervals, percentiles, exact McNemar, a multinomial bootstrap (numpy).
 
 Everything here is a pure function of its arguments (the bootstrap takes an explicit seed), so
 reports are reproducible bit for bit.
@@ -7,8 +7,9 @@ reports are reproducible bit for bit.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
+
+import numpy as np
 
 Z95 = 1.959963984540054
 """Two-sided 95% standard-normal quantile."""
@@ -74,8 +75,13 @@ def bootstrap_diff_ci(
     n = len(a)
     if n == 0:
         return None
-    deltas = [int(x) - int(y) for x, y in zip(a, b, strict=True)]
-    rng = random.Random(seed)
-    stats = sorted(sum(rng.choices(deltas, k=n)) / n for _ in range(resamples))
+    # Each paired item contributes +1, 0 or -1, so a resample's sum is multinomial: drawing the
+    # three counts directly is exact and vectorised (6M stdlib draws took ~1 s per 3 pairs).
+    up = sum(1 for x, y in zip(a, b, strict=True) if x and not y)
+    down = sum(1 for x, y in zip(a, b, strict=True) if y and not x)
+    counts = np.random.default_rng(seed).multinomial(
+        n, [up / n, down / n, (n - up - down) / n], size=resamples
+    )
+    stats = sorted(((counts[:, 0] - counts[:, 1]) / n).tolist())
     alpha = (1 - level) / 2
     return (percentile(stats, 100 * alpha), percentile(stats, 100 * (1 - alpha)))  # type: ignore[return-value]
