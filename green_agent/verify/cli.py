@@ -1,0 +1,228 @@
+"""The ``folio verify`` subcommand: check a dataset's gold FOL against its gold labels."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_FAILED_ITEMS, EXIT_BAD_INPUT = 0, 1, 2
+
+EPILOG = """\
+statuses (one per item):
+  agrees / disagrees  the prover's verdict is a label equal / not equal to the gold label
+  inconsistent        the premises contradict each other
+  unknown             the prover gave up (timeout or resource limit)
+  unparsable          a formula is empty or does not parse, even with lenient repairs
+  not checkable       the file has no FOL for the item (FOLIO v1 train has no conclusion FOL)
+
+exit status:
+  0  every item that has FOL was checked (disagreements and inconsistencies included)
+  1  some item could not be checked (unparsable, unknown, or an internal error)
+  2  bad input: unreadable file, wrong schema, bad option, or E requested but not installed
+
+--json OUT writes {"summary": {...}, "items": [{"id", "status", "parsed", "repairs", "verdict",
+"gold", "agrees", "time_ms", "error", "used_premises", "eprover_verdict"}, ...]}; "verdict" is null
+when none was computed (unparsable or not checkable items).
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``verify`` to the ``folio`` dispatcher."""
+    parser = subparsers.add_parser(
+        "verify",
+        help="prove each item's gold label from its gold FOL (Z3 and/or E)",
+        description="Parse every item's gold FOL (leniently), decide entailment, compare with the gold label.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("data", metavar="DATA", help="dataset file (FOLIO v1/v2 jsonl, sample jsonl, CSV)")
+    parser.add_argument(
+        "--format",
+        dest="fmt",
+        default="auto",
+        choices=["auto", "v1", "v2", "sample", "cleaned-csv"],
+        help="file format (default: sniffed)",
+    )
+    parser.add_argument(
+        "--split", default=None, help="split name for id-less items (default: from the file name)"
+    )
+    parser.add_argument(
+        "--prover", default="z3", choices=["z3", "eprover", "both"], help="default: %(default)s"
+    )
+    parser.add_argument(
+        "--timeout-ms", type=_positive_int, default=5000, help="per prover query (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_positive_int,
+        default=1,
+        help="worker processes (default: %(default)s; 0 is not allowed)",
+    )
+    parser.add_argument(
+        "--json", dest="json_out", metavar="OUT", default=None, help="write the report as JSON"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _fail(message: str) -> int:
+    print(f"folio verify: {' '.join(message.split())}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def resolve_data(data: str) -> Path:
+    """DATA as a path, else as a dataset manifest name when the manifest module is available."""
+    path = Path(data)
+    if path.exists():
+        return path
+    try:
+        from green_agent.datasets import manifest  # optional: built separately
+    except ImportError:
+        return path
+    for name in ("resolve_path", "resolve", "dataset_path"):
+        fn = getattr(manifest, name, None)
+        if callable(fn):
+            try:
+                resolved = fn(data)
+            except (ValueError, LookupError, OSError):  # unknown name: reported as a missing path
+                return path
+            resolved = getattr(resolved, "path", resolved)
+            if isinstance(resolved, (str, os.PathLike)):
+                return Path(resolved)
+    return path
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``folio verify``; returns the exit status."""
+    from green_agent.datasets.items import DatasetError
+    from green_agent.datasets.loaders import load_items, sha256_file
+    from green_agent.verify.check import FAILED, summarise, verify_items
+
+    path = resolve_data(args.data)
+    try:
+        items = load_items(path, args.fmt, split=args.split)
+        digest = sha256_file(path)
+    except DatasetError as exc:
+        return _fail(str(exc))
+    if args.prover in ("eprover", "both"):
+        from green_agent.verify.eprover import EproverMissing, find_eprover
+
+        try:
+            find_eprover()
+        except EproverMissing as exc:
+            return _fail(str(exc))
+    if args.json_out:
+        out_dir = Path(args.json_out).resolve().parent
+        if not out_dir.is_dir():
+            return _fail(f"cannot write {args.json_out}: directory {out_dir} does not exist")
+
+    start = time.perf_counter()
+    checks = _run_with_progress(items, args, verify_items)
+    wall_s = time.perf_counter() - start
+    summary = summarise(checks, prover=args.prover)
+    summary = {
+        "file": str(path),
+        "sha256": digest,
+        "prover": args.prover,
+        "timeout_ms": args.timeout_ms,
+        "jobs": args.jobs,
+        "wall_s": round(wall_s, 2),
+        **summary,
+    }
+    _print_report(summary, checks)
+    if args.json_out:
+        report = {"summary": summary, "items": [c.to_json() for c in checks]}
+        try:
+            Path(args.json_out).write_text(
+                json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+            )
+        except OSError as exc:
+            return _fail(f"cannot write {args.json_out}: {exc.strerror or exc}")
+    return EXIT_FAILED_ITEMS if any(c.status in FAILED for c in checks) else EXIT_OK
+
+
+def _run_with_progress(items: list, args: argparse.Namespace, verify_items: Any) -> list:
+    kwargs = {"prover": args.prover, "timeout_ms": args.timeout_ms, "jobs": args.jobs}
+    if args.quiet or not sys.stderr.isatty():
+        return verify_items(items, **kwargs)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("verify"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as progress:
+        task = progress.add_task("verify", total=len(items))
+        return verify_items(items, on_result=lambda _c: progress.advance(task), **kwargs)
+
+
+def _print_report(summary: dict[str, Any], checks: list) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    total = summary["total"] or 1
+    console.print(
+        f"folio verify: {summary['file']} (prover {summary['prover']})", markup=False, highlight=False
+    )
+    table = Table()
+    table.add_column("status")
+    table.add_column("items", justify="right")
+    table.add_column("share", justify="right")
+    for key, label in (
+        ("agrees", "agrees with gold"),
+        ("disagrees", "disagrees with gold"),
+        ("inconsistent", "inconsistent premises"),
+        ("unknown", "unknown (prover gave up)"),
+        ("unparsable", "unparsable"),
+        ("not_checkable", "not checkable (no FOL)"),
+        ("error", "internal error"),
+    ):
+        if key == "error" and not summary[key]:
+            continue
+        table.add_row(label, str(summary[key]), f"{100 * summary[key] / total:.1f}%")
+    table.add_section()
+    table.add_row("total", str(summary["total"]), "")
+    table.add_row(
+        "with lenient repairs", str(summary["repaired"]), f"{100 * summary['repaired'] / total:.1f}%"
+    )
+    console.print(table)
+    agreement = summary["agreement"]
+    per_label = ", ".join(
+        f"{label} {v['agrees']}/{v['decided']}" for label, v in summary["per_label"].items() if v["decided"]
+    )
+    if agreement is not None:
+        console.print(f"agreement on decided items: {100 * agreement:.1f}% ({per_label})")
+    if "z3_vs_eprover" in summary:
+        ze = summary["z3_vs_eprover"]
+        console.print(
+            f"Z3 vs E: both decided {ze['both_decided']}, agree {ze['agree']}, disagree {ze['disagree']}"
+            f"; E unknown on {ze['eprover_unknown']}"
+        )
+        for d in ze["disagreements"][:20]:
+            console.print(f"  {d['id']}: Z3 {d['z3']}, E {d['eprover']}", markup=False)
+    failed = [c for c in checks if c.status in ("unparsable", "unknown", "error")]
+    for c in failed[:10]:
+        console.print(f"  {c.id}: {c.status}: {c.error}", markup=False, highlight=False)
+    if len(failed) > 10:
+        console.print(f"  … and {len(failed) - 10} more (see --json)")
+    console.print(f"time: {summary['wall_s']:.1f} s wall, {summary['jobs']} job(s)")

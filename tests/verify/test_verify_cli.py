@@ -1,0 +1,154 @@
+"""``folio verify`` end to end: real FOLIO files, the JSON report's shape, bad input, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from green_agent.verify.check import STATUSES
+
+ROOT = Path(__file__).resolve().parents[2]
+FOLIO = ROOT.parent / "shared" / "data" / "folio"
+SAMPLE = ROOT / "scenarios" / "folio" / "data" / "sample.jsonl"
+ITEM_KEYS = {"id", "status", "parsed", "repairs", "verdict", "gold", "agrees", "time_ms", "error"}
+VERDICTS = {"True", "False", "Uncertain", "Inconsistent", "Unknown"}
+
+
+def real(name: str) -> Path:
+    path = FOLIO / name
+    if not path.is_file():
+        pytest.skip(f"FOLIO data file not available: {path}")
+    return path
+
+
+def folio(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "green_agent.folio_cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        check=False,
+    )
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess[str], code: int, *needles: str) -> None:
+    assert proc.returncode == code, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    for needle in needles:
+        assert needle in lines[0]
+
+
+def test_v2_validation_summary_and_json_shape(tmp_path):
+    out = tmp_path / "report.json"
+    proc = folio("verify", str(real("folio_v2_validation.jsonl")), "--jobs", "2", "--json", str(out))
+    assert "Traceback" not in proc.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    summary, items = report["summary"], report["items"]
+    assert summary["total"] == len(items) == 203
+    assert sum(summary[s] for s in STATUSES) == 203
+    for status in STATUSES:
+        assert summary[status] == sum(1 for i in items if i["status"] == status)
+    assert summary["agrees"] == sum(i["agrees"] for i in items)
+    assert summary["not_checkable"] == 0
+    assert summary["unknown_rate"] <= 0.01
+    assert proc.returncode == (1 if summary["failed"] else 0)
+    for item in items:
+        assert set(item) >= ITEM_KEYS
+        assert isinstance(item["id"], str) and isinstance(item["parsed"], bool)
+        assert isinstance(item["repairs"], list) and isinstance(item["time_ms"], (int, float))
+        assert item["gold"] in ("True", "False", "Uncertain")
+        assert item["verdict"] in VERDICTS or (item["verdict"] is None and not item["parsed"])
+        assert item["agrees"] == (item["verdict"] == item["gold"])
+        assert item["error"] is None or isinstance(item["error"], str)
+    decided = summary["agrees"] + summary["disagrees"]
+    assert decided > 150 and summary["agrees"] / decided > 0.6
+    assert "agrees with gold" in proc.stdout
+
+
+def test_v1_train_items_are_not_checkable(tmp_path):
+    out = tmp_path / "train.json"
+    proc = folio("verify", str(real("folio-train.jsonl")), "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(out.read_text(encoding="utf-8"))["summary"]
+    assert summary["total"] == summary["not_checkable"] == 1004
+    assert "not checkable" in proc.stdout
+
+
+def test_sample_all_agree():
+    proc = folio("verify", str(SAMPLE))
+    assert proc.returncode == 0, proc.stderr
+    assert "100.0%" in proc.stdout
+
+
+def test_missing_file():
+    assert_one_line_error(folio("verify", "no/such/file.jsonl"), 2, "no such file")
+
+
+def test_garbage_file(tmp_path):
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_bytes(b"\n\x00\x01 this is not json {\n")
+    assert_one_line_error(folio("verify", str(garbage)), 2, "garbage.jsonl: line 2", "not valid JSON")
+
+
+def test_wrong_schema(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"question": "?", "answer": 1}) + "\n", encoding="utf-8")
+    assert_one_line_error(folio("verify", str(bad)), 2, "bad.jsonl: line 1", "missing field")
+
+
+def test_bad_option():
+    proc = folio("verify", str(SAMPLE), "--jobs", "zero")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_empty_and_unrepairable_fol_are_reported_and_the_run_goes_on(tmp_path):
+    base = {"story_id": 1, "premises": "A.\nB.", "conclusion": "C.", "label": "True"}
+    records = [
+        {**base, "example_id": 1, "premises-FOL": "P(a)\n∀x (P(x) → Q(x))", "conclusion-FOL": "Q(a)"},
+        {**base, "example_id": 2, "premises-FOL": "P(a)\n∀x (P(x) → Q(x))", "conclusion-FOL": ""},
+        {**base, "example_id": 3, "premises-FOL": "P(a)\n∀ ∧∧ (((", "conclusion-FOL": "Q(a)"},
+        {**base, "example_id": 4, "premises-FOL": "P(a)\n¬P(a)", "conclusion-FOL": "Q(a)"},
+    ]
+    data = tmp_path / "mixed.jsonl"
+    data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    out = tmp_path / "mixed.json"
+    proc = folio("verify", str(data), "--json", str(out))
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    items = {i["id"]: i for i in json.loads(out.read_text(encoding="utf-8"))["items"]}
+    assert items["1"]["status"] == "agrees" and items["1"]["used_premises"] == [0, 1]
+    assert items["2"]["status"] == "unparsable" and "conclusion" in items["2"]["error"]
+    assert items["3"]["status"] == "unparsable" and "premise 2" in items["3"]["error"]
+    assert items["3"]["verdict"] is None and items["3"]["parsed"] is False
+    assert items["4"]["status"] == "inconsistent" and items["4"]["verdict"] == "Inconsistent"
+
+
+def test_eprover_missing_is_one_line(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "green_agent.folio_cli", "verify", str(SAMPLE), "--prover", "eprover"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={"PATH": "/nonexistent", "EPROVER": str(tmp_path / "no-eprover")},
+        check=False,
+    )
+    assert_one_line_error(proc, 2, "EPROVER=")
+
+
+def test_help_documents_exit_codes():
+    proc = folio("verify", "--help")
+    assert proc.returncode == 0
+    assert "exit status" in proc.stdout and "1  some item could not be checked" in proc.stdout
+
+
+def test_dispatcher_without_subcommand_prints_help():
+    proc = folio()
+    assert proc.returncode == 2 and "verify" in proc.stderr
