@@ -1,0 +1,116 @@
+"""The ``Result`` artifact of a FOLIO assessment (DESIGN §3).
+
+One human text summary, one flat data part per participant (summary fields from
+:func:`green_agent.report.summarize_items`, the dataset, the items, a reproducibility block) and,
+with two or more participants, a paired ``comparison`` part from :mod:`green_agent.report.compare`.
+The shape is fixed by ``green_agent/schemas/folio-result.schema.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from green_agent.datasets.items import LABELS
+from green_agent.folio.engine import ItemOutcome
+from green_agent.protocol import AssessmentResult
+from green_agent.report import summarize_items
+from green_agent.report.compare import compare
+
+ITEM_RAW_LIMIT = 500
+"""Characters of the raw reply kept in a *failed* item of the artifact (the journal keeps more)."""
+
+
+def result_item(outcome: ItemOutcome) -> dict[str, Any]:
+    """The artifact's view of one outcome."""
+    item: dict[str, Any] = {
+        "id": outcome.id,
+        "gold": outcome.gold,
+        "predicted": outcome.predicted,
+        "status": outcome.status,
+        "correct": outcome.correct,
+        "latency_ms": outcome.latency_ms,
+        "attempts": outcome.attempts,
+        "error": outcome.error,
+        "kind": outcome.kind,
+        "rule": outcome.rule,
+    }
+    if outcome.status != "ok" and outcome.raw:
+        item["raw"] = outcome.raw[:ITEM_RAW_LIMIT]
+    return item
+
+
+def participant_part(
+    role: str,
+    outcomes: Sequence[ItemOutcome],
+    *,
+    dataset: Mapping[str, Any],
+    time_used: float,
+    reused: int,
+    reproducibility: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The flat data part of one participant."""
+    items = [result_item(o) for o in outcomes]
+    part: dict[str, Any] = {"kind": "participant", "role": role}
+    part.update(summarize_items(items, LABELS))
+    part["time_used"] = round(time_used, 3)
+    part["resumed_items"] = reused
+    part["dataset"] = dict(dataset)
+    part["items"] = items
+    part["reproducibility"] = dict(reproducibility)
+    return part
+
+
+def _line(part: Mapping[str, Any]) -> str:
+    lo, hi = part["accuracy_ci95"]
+    failures = [
+        f"{part[k]} {k.replace('_', ' ')}" for k in ("timeout", "runtime_error", "parse_error") if part[k]
+    ]
+    text = (
+        f"{part['role']}: {part['score']:.1f}/100 — {part['correct']}/{part['total']} correct "
+        f"(95% CI {100 * lo:.1f}–{100 * hi:.1f})"
+    )
+    return text + (f"; failures: {', '.join(failures)}" if failures else "; no failures")
+
+
+def summary_text(
+    parts: Sequence[Mapping[str, Any]], dataset: Mapping[str, Any], comparison: Mapping[str, Any] | None
+) -> str:
+    """The human-readable (non-JSON) summary."""
+    lines = [
+        f"FOLIO assessment on {dataset['name']} ({dataset.get('split') or 'no split'}, {dataset['n']} items in file)"
+    ]
+    lines += [f"- {_line(p)}" for p in parts]
+    for pair in (comparison or {}).get("pairs", []):
+        diff = pair.get("diff")
+        lines.append(
+            f"- {pair['a']} vs {pair['b']}: difference "
+            + ("n/a" if diff is None else f"{100 * diff:+.1f} points")
+            + f" over {pair['n']} shared items (McNemar p = {pair['mcnemar_p']:.3g})"
+        )
+    return "\n".join(lines)
+
+
+def build_result(
+    outcomes: Mapping[str, Sequence[ItemOutcome]],
+    *,
+    dataset: Mapping[str, Any],
+    time_used: Mapping[str, float],
+    reused: Mapping[str, int],
+    reproducibility: Mapping[str, Any],
+) -> AssessmentResult:
+    """The whole artifact: summary plus parts (participants, then the comparison if ≥2)."""
+    parts = [
+        participant_part(
+            role,
+            outs,
+            dataset=dataset,
+            time_used=time_used.get(role, 0.0),
+            reused=reused.get(role, 0),
+            reproducibility=reproducibility,
+        )
+        for role, outs in outcomes.items()
+    ]
+    comparison = compare(parts) if len(parts) >= 2 else None
+    all_parts: list[dict[str, Any]] = [*parts, *([comparison] if comparison else [])]
+    return AssessmentResult(summary=summary_text(parts, dataset, comparison), parts=all_parts)

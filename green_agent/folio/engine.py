@@ -1,0 +1,245 @@
+"""The FOLIO assessment core: items to participants under budgets, one outcome per (role, item).
+
+No a2a imports: participants are reached through a :class:`~green_agent.protocol.Transport`.
+Each participant gets ``concurrency`` workers that take items in order; each item is one
+:func:`~green_agent.calls.call_participant` (per-task timeout, retries, response cap) followed by
+answer parsing. Outcomes are ``ok`` (correct or not), ``timeout`` (``kind`` ``timeout`` or
+``deadline``), ``runtime_error`` (``kind`` from the transport) or ``parse_error``; a failure is
+never turned into a label. Items not started when the run's deadline passes are ``timeout``/
+``deadline`` with zero attempts.
+
+Records already finished (from a journal) are passed in as ``done`` and not sent again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from green_agent.calls import CallResult, call_participant
+from green_agent.datasets.items import FolioItem
+from green_agent.folio.config import FolioConfig
+from green_agent.folio.parsing import parse_answer
+from green_agent.folio.tasks import build_task
+from green_agent.protocol import Reply, Transport
+
+log = logging.getLogger(__name__)
+
+RAW_LIMIT = 2000
+"""Characters of a reply (or failure payload) kept for audit."""
+
+
+@dataclass(frozen=True)
+class ItemOutcome:
+    """What happened to one item for one participant (a journal record and a result item)."""
+
+    role: str
+    """Participant role."""
+    id: str
+    """Item id."""
+    gold: str
+    """Gold label."""
+    predicted: str | None
+    """Parsed label; ``None`` for every failure."""
+    status: str
+    """``ok``, ``timeout``, ``runtime_error`` or ``parse_error``."""
+    correct: bool
+    """``status == "ok"`` and ``predicted == gold``."""
+    latency_ms: float | None
+    """Wall time of the call, retries included; ``None`` when never sent."""
+    attempts: int
+    """Attempts made (0 when never sent)."""
+    error: str | None
+    """One-line failure reason."""
+    kind: str | None
+    """Failure kind (``timeout``, ``deadline``, a transport kind, or the parse rule)."""
+    rule: str | None
+    """Parsing rule that decided (``data``, ``answer_line``, ``last_line``, ``boxed``)."""
+    raw: str | None
+    """Reply text (and data parts) or failure payload, truncated to :data:`RAW_LIMIT`."""
+
+    def record(self) -> dict[str, Any]:
+        """JSON-ready dict (journal line)."""
+        return asdict(self)
+
+    @property
+    def final(self) -> bool:
+        """Whether the outcome belongs in the journal: a run deadline is not the item's own result."""
+        return self.kind != "deadline"
+
+
+OutcomeCallback = Callable[[ItemOutcome, int, int], Awaitable[None]]
+"""``await on_outcome(outcome, done, total)`` — per participant counts, after every outcome."""
+
+
+def select_items(items: Sequence[FolioItem], config: FolioConfig) -> list[FolioItem]:
+    """Shard (by file index), then order (stable seeded shuffle), then ``limit``."""
+    chosen = list(items)
+    if config.num_shards > 1:
+        chosen = [it for i, it in enumerate(chosen) if i % config.num_shards == config.shard_index]
+    if config.seed is not None:
+
+        def key(item: FolioItem) -> str:
+            return hashlib.sha256(f"{config.seed}\x00{item.id}".encode()).hexdigest()
+
+        chosen.sort(key=key)
+    if config.limit is not None:
+        chosen = chosen[: config.limit]
+    return chosen
+
+
+def _raw(reply: Reply | None, fallback: str | None) -> str | None:
+    if reply is None:
+        return fallback[:RAW_LIMIT] if fallback else None
+    text = reply.text
+    if reply.data:
+        text += "\n" + json.dumps(reply.data, ensure_ascii=False, default=str)
+    return text[:RAW_LIMIT]
+
+
+def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
+    """Turn one call's result into an outcome (parsing the reply when one arrived)."""
+    base = {"role": role, "id": item.id, "gold": item.label, "latency_ms": round(call.latency_ms, 3)}
+    base["attempts"] = call.attempts
+    if call.status != "ok" or call.reply is None:
+        return ItemOutcome(
+            **base,
+            predicted=None,
+            status=call.status,
+            correct=False,
+            error=call.error,
+            kind=call.kind,
+            rule=None,
+            raw=_raw(None, call.raw),
+        )
+    parsed = parse_answer(call.reply.text, call.reply.data)
+    raw = _raw(call.reply, None)
+    if parsed.label is None:
+        return ItemOutcome(
+            **base,
+            predicted=None,
+            status="parse_error",
+            correct=False,
+            error=parsed.error,
+            kind=parsed.rule or "no_answer",
+            rule=parsed.rule,
+            raw=raw,
+        )
+    return ItemOutcome(
+        **base,
+        predicted=parsed.label,
+        status="ok",
+        correct=parsed.label == item.label,
+        error=None,
+        kind=None,
+        rule=parsed.rule,
+        raw=raw,
+    )
+
+
+def _not_sent(role: str, item: FolioItem, status: str, kind: str, error: str) -> ItemOutcome:
+    return ItemOutcome(role, item.id, item.label, None, status, False, None, 0, error, kind, None, None)
+
+
+async def assess_participant(
+    role: str,
+    url: str,
+    items: Sequence[FolioItem],
+    config: FolioConfig,
+    transport: Transport,
+    *,
+    done: Mapping[str, ItemOutcome] | None = None,
+    on_outcome: OutcomeCallback | None = None,
+    deadline: float | None = None,
+    unavailable: str | None = None,
+) -> list[ItemOutcome]:
+    """Every item for one participant, in ``items`` order; ``done`` outcomes are reused as they are.
+
+    ``deadline`` is an absolute ``time.monotonic()``; ``unavailable`` (a reason) records every
+    remaining item as ``runtime_error``/``card_unavailable`` without sending anything.
+    """
+    done = dict(done or {})
+    results: dict[str, ItemOutcome] = {it.id: done[it.id] for it in items if it.id in done}
+    todo = [it for it in items if it.id not in results]
+    total, counter = len(items), [len(results)]
+    budget = config.budget()
+    rng = random.Random(f"{role}:{config.seed}")
+    queue = iter(todo)
+
+    async def finish(outcome: ItemOutcome) -> None:
+        results[outcome.id] = outcome
+        counter[0] += 1
+        if on_outcome is not None:
+            await on_outcome(outcome, counter[0], total)
+
+    async def worker() -> None:
+        for item in queue:
+            if unavailable is not None:
+                await finish(_not_sent(role, item, "runtime_error", "card_unavailable", unavailable))
+                continue
+            if deadline is not None and time.monotonic() >= deadline:
+                await finish(
+                    _not_sent(
+                        role, item, "timeout", "deadline", "deadline of the run reached before it started"
+                    )
+                )
+                continue
+            message = build_task(item, expose_fol=config.expose_fol)
+            try:
+                call = await call_participant(transport, url, message, budget, deadline=deadline, rng=rng)
+                outcome = judge(role, item, call)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # our bug, not the participant's: record it, keep going
+                log.exception("assessing %s on item %s failed", role, item.id)
+                outcome = _not_sent(
+                    role, item, "runtime_error", "assessor_error", f"{type(exc).__name__}: {exc}"
+                )
+            await finish(outcome)
+
+    workers = [asyncio.create_task(worker()) for _ in range(max(1, min(config.concurrency, len(todo))))]
+    try:
+        await asyncio.gather(*workers)
+    finally:
+        for w in workers:
+            w.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+    return [results[it.id] for it in items]
+
+
+async def assess(
+    participants: Mapping[str, str],
+    items: Sequence[FolioItem],
+    config: FolioConfig,
+    transport: Transport,
+    *,
+    done: Mapping[str, Mapping[str, ItemOutcome]] | None = None,
+    on_outcome: OutcomeCallback | None = None,
+    unavailable: Mapping[str, str] | None = None,
+) -> dict[str, list[ItemOutcome]]:
+    """Every participant concurrently (each with its own ``concurrency``); role -> outcomes in item order."""
+    deadline = None if config.deadline_s is None else time.monotonic() + config.deadline_s
+    done, unavailable = done or {}, unavailable or {}
+    runs = [
+        assess_participant(
+            role,
+            url,
+            items,
+            config,
+            transport,
+            done=done.get(role),
+            on_outcome=on_outcome,
+            deadline=deadline,
+            unavailable=unavailable.get(role),
+        )
+        for role, url in participants.items()
+    ]
+    outcomes = await asyncio.gather(*runs)
+    return dict(zip(participants, outcomes, strict=True))

@@ -1,0 +1,46 @@
+"""One FOLIO item as the message a participant receives (DESIGN §3).
+
+A text part a plain chat agent can answer (numbered premises, the conclusion, the answer
+instruction) and a data part for structured agents. Every task starts a fresh A2A context.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from green_agent.datasets.items import LABELS, FolioItem
+from green_agent.protocol import OutboundMessage
+
+INSTRUCTION = "Answer with exactly one of: True, False, Uncertain"
+"""The last line of every task's text part."""
+
+
+def task_text(item: FolioItem) -> str:
+    """The human-readable task: premises numbered from 1, the conclusion, the instruction."""
+    premises = "\n".join(f"{i}. {p}" for i, p in enumerate(item.premises, start=1))
+    return (
+        "Based only on the premises, is the conclusion True, False, or Uncertain?\n\n"
+        f"Premises:\n{premises}\n\n"
+        f"Conclusion: {item.conclusion}\n\n"
+        f"{INSTRUCTION}"
+    )
+
+
+def task_data(item: FolioItem, *, expose_fol: bool = False) -> dict[str, Any]:
+    """The data part; ``premises_fol``/``conclusion_fol`` (possibly null) only with ``expose_fol``."""
+    data: dict[str, Any] = {
+        "task": "folio",
+        "id": str(item.id),
+        "premises": list(item.premises),
+        "conclusion": item.conclusion,
+        "labels": list(LABELS),
+    }
+    if expose_fol:
+        data["premises_fol"] = None if item.premises_fol is None else list(item.premises_fol)
+        data["conclusion_fol"] = item.conclusion_fol
+    return data
+
+
+def build_task(item: FolioItem, *, expose_fol: bool = False) -> OutboundMessage:
+    """The outbound message for ``item`` in a fresh context."""
+    return OutboundMessage(text=task_text(item), data=task_data(item, expose_fol=expose_fol), context_id=None)
