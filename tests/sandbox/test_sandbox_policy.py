@@ -1,0 +1,57 @@
+"""The static check on its own: cheap, precise messages for the self-repair loop."""
+
+from __future__ import annotations
+
+import pytest
+
+from white_agents.autoformalizer.sandbox_policy import DEFAULT_ALLOWED, check_code
+
+
+@pytest.mark.parametrize(
+    ("code", "line", "fragment"),
+    [
+        ("import os", 1, "import of 'os'"),
+        ("import z3\nfrom subprocess import run", 2, "'subprocess'"),
+        ("from . import x", 1, "relative"),
+        ("x = eval('1')", 1, "'eval'"),
+        ("__import__('os')", 1, "'__import__'"),
+        ("getattr(1, 'real')", 1, "'getattr'"),
+        ("().__class__.__bases__[0].__subclasses__()", 1, "'__subclasses__'"),
+        ("import z3\nz3.z3core", 2, "'z3core'"),
+        ("from z3 import *\nos.system('x')", 2, "'os'"),
+        ("from z3 import ctypes", 1, "'ctypes'"),
+        ("import z3.z3core", 1, "'z3.z3core'"),
+        ("def f():\n    pass\nf.__globals__", 3, "'__globals__'"),
+        ("try:\n    1/0\nexcept Exception as e:\n    e.__traceback__.tb_frame.f_globals", 4, "attribute"),
+        ("print(__builtins__)", 1, "'__builtins__'"),
+    ],
+)
+def test_refused(code: str, line: int, fragment: str) -> None:
+    violation = check_code(code)
+    assert violation is not None
+    assert violation.line == line
+    assert fragment in violation.message
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import z3\nfrom z3 import Solver, Int\nimport math, itertools, collections.abc",
+        "from __future__ import annotations\nfrom dataclasses import dataclass",
+        "class A:\n    def __init__(self):\n        super().__init__()\n",
+        "if __name__ == '__main__':\n    print(__doc__)",
+        "from z3 import *\ns = Solver()\nprint(s.check())",
+    ],
+)
+def test_accepted(code: str) -> None:
+    assert check_code(code) is None
+
+
+def test_allowlist_is_a_parameter() -> None:
+    assert check_code("import os") is not None
+    assert check_code("import os\nos.getcwd()", DEFAULT_ALLOWED | {"os"}) is None
+
+
+def test_syntax_error_propagates() -> None:
+    with pytest.raises(SyntaxError):
+        check_code("def f(:\n")

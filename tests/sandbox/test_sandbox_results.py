@@ -1,0 +1,109 @@
+"""Statuses, tracebacks, the async wrapper and the CLI."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from white_agents.autoformalizer.sandbox import arun_sandboxed, run_sandboxed
+
+Z3_PROGRAM = """\
+import z3
+
+Obj = z3.DeclareSort("Obj")
+P = z3.Function("P", Obj, z3.BoolSort())
+a = z3.Const("a", Obj)
+v = z3.Const("v", Obj)
+s = z3.Solver()
+s.set("timeout", 2000)
+s.add(z3.ForAll([v], P(v)))
+with s:
+    s.add(z3.Not(P(a)))
+    print(s.check())
+print(s.check())
+"""
+
+
+def test_z3_program_output() -> None:
+    result = run_sandboxed(Z3_PROGRAM)
+    assert (result.status, result.stdout) == ("ok", "unsat\nsat\n")
+
+
+def test_from_z3_import_star_and_main_guard() -> None:
+    code = (
+        "from z3 import *\n\n"
+        "def main():\n    x = Int('x')\n    print(solve(x > 1, x < 3))\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    result = run_sandboxed(code)
+    assert result.status == "ok", result
+    assert result.stdout == "[x = 2]\nNone\n"
+
+
+def test_syntax_error_reports_the_line() -> None:
+    result = run_sandboxed("import z3\nx = 1\ny = (\n")
+    assert result.status == "error" and result.returncode is None
+    assert "line 3" in result.detail and "SyntaxError" in result.stderr
+
+
+def test_exception_traceback_uses_user_line_numbers() -> None:
+    result = run_sandboxed("import z3\n\n\nx = z3.Int('x')\nprint(x + 'nonsense')\n")
+    assert result.status == "error"
+    assert 'File "main.py", line 5, in <module>' in result.stderr
+    assert "sandbox_child" not in result.stderr
+    assert "Z3Exception" in result.detail
+
+
+def test_exit_status() -> None:
+    assert run_sandboxed("import z3\nexit(0)\n").status == "ok"
+    failed = run_sandboxed("exit(3)\n")
+    assert (failed.status, failed.returncode, failed.detail) == ("error", 3, "exit status 3")
+
+
+async def test_async_wrapper_runs_concurrently() -> None:
+    results = await asyncio.gather(arun_sandboxed("print(1)\n"), arun_sandboxed("print(2)\n"))
+    assert [r.stdout for r in results] == ["1\n", "2\n"]
+
+
+def test_cli_prints_one_json_object(tmp_path: Path) -> None:
+    program = tmp_path / "prog.py"
+    program.write_text(Z3_PROGRAM)
+    done = subprocess.run(
+        [sys.executable, "-m", "white_agents.autoformalizer.sandbox", str(program), "--timeout", "10"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1
+    payload = json.loads(lines[0])
+    assert {"status", "returncode", "stdout", "stderr", "time_ms"} <= set(payload)
+    assert payload["status"] == "ok" and payload["stdout"] == "unsat\nsat\n"
+
+
+def test_cli_reports_a_sandboxed_failure_with_exit_0(tmp_path: Path) -> None:
+    program = tmp_path / "loop.py"
+    program.write_text("while True:\n    pass\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "white_agents.autoformalizer.sandbox", str(program), "--timeout", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["status"] == "timeout"
+
+
+def test_cli_unreadable_file_fails_with_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "white_agents.autoformalizer.sandbox", str(tmp_path / "missing.py")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode != 0 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1
