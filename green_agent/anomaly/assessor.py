@@ -1,0 +1,226 @@
+"""The anomaly assessor plugin: plan episodes, run them over A2A (one context each), score, journal.
+
+``validate`` checks the config and plans every episode (document, index, depth, feedback pass);
+``run`` plays each participant's episodes with bounded concurrency. A turn goes through
+:func:`~green_agent.calls.call_participant`, so timeouts and runtime errors follow the shared
+taxonomy; ``max_consecutive_failures`` failed turns in a row end the episode. Finished episodes are
+journaled as they complete, and a repeated identical request resumes from the journal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from green_agent.anomaly.actions import ActionError, parse
+from green_agent.anomaly.config import AnomalyConfig, parse_config
+from green_agent.anomaly.documents import Document, DocumentError, documents_hash, load_documents
+from green_agent.anomaly.environment import Environment
+from green_agent.anomaly.injection import TYPES, inject
+from green_agent.anomaly.metrics import episode_record, scored_reports, summarize
+from green_agent.calls import call_participant
+from green_agent.journal import Journal, assessment_id
+from green_agent.protocol import (
+    AssessmentRequest,
+    AssessmentResult,
+    AssessorContext,
+    OutboundMessage,
+    ProgressCallback,
+    RequestError,
+    Transport,
+)
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    """One planned episode."""
+
+    episode_id: str
+    document: str
+    index: int
+    depth: str
+    feedback: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    participants: dict[str, str]
+    config: AnomalyConfig
+    documents: dict[str, Document]
+    episodes: tuple[EpisodeSpec, ...]
+    assessment: str
+
+
+def plan_episodes(config: AnomalyConfig, docs: dict[str, Document]) -> list[EpisodeSpec]:
+    """Episodes in a stable order; depths assigned round-robin from a seeded offset; then sharded."""
+    offset = random.Random(f"{config.seed}|depths").randrange(len(config.depths))
+    specs: list[EpisodeSpec] = []
+    k = 0
+    for doc_id in docs:
+        for i in range(config.episodes_per_document):
+            depth = config.depths[(k + offset) % len(config.depths)]
+            k += 1
+            for feedback in config.feedback_passes():
+                specs.append(EpisodeSpec(f"{doc_id}-{i}", doc_id, i, depth, feedback))
+    return [s for n, s in enumerate(specs) if n % config.num_shards == config.shard_index]
+
+
+class AnomalyAssessor:
+    """Multi-turn text-anomaly detection: the green agent as an environment."""
+
+    name = "anomaly"
+
+    def __init__(self, context: AssessorContext) -> None:
+        self.context = context
+
+    def validate(self, request: AssessmentRequest) -> Plan:
+        config = parse_config(request.config)
+        try:
+            available = load_documents()
+        except (DocumentError, OSError, ValueError) as exc:
+            raise RequestError("config.documents", f"documents could not be loaded: {exc}") from None
+        if config.documents == "all":
+            docs = available
+        else:
+            unknown = [d for d in config.documents if d not in available]
+            if unknown:
+                raise RequestError(
+                    "config.documents", f"unknown document {unknown[0]!r} (known: {', '.join(available)})"
+                )
+            docs = {d: available[d] for d in config.documents}
+        if not config.types:
+            config = AnomalyConfig(**{**config.as_dict(), "types": TYPES})
+        episodes = tuple(plan_episodes(config, docs))
+        assessment = assessment_id(
+            "anomaly", request.participants, config.as_dict(), documents_hash(docs.values())
+        )
+        return Plan(dict(request.participants), config, docs, episodes, assessment)
+
+    async def run(self, plan: Plan, transport: Transport, progress: ProgressCallback) -> AssessmentResult:
+        start = time.monotonic()
+        journal = Journal.for_assessment(self.context.run_dir, plan.assessment)
+        done: dict[tuple[str, str, str], dict[str, Any]] = {}
+        for rec in journal.records():
+            done[(rec["role"], rec["episode_id"], rec["feedback"])] = rec
+        total = len(plan.episodes) * len(plan.participants)
+        finished = [sum(1 for k in done if k[0] in plan.participants)]
+
+        async def one(role: str, url: str, spec: EpisodeSpec, gate: asyncio.Semaphore) -> dict[str, Any]:
+            key = (role, spec.episode_id, spec.feedback)
+            if key in done:
+                return done[key]
+            async with gate:
+                record = await run_episode(transport, url, role, spec, plan)
+            journal.append(record)
+            finished[0] += 1
+            await progress(f"{finished[0]}/{total} episodes finished", {"done": finished[0], "total": total})
+            return record
+
+        async def participant(role: str, url: str) -> list[dict[str, Any]]:
+            gate = asyncio.Semaphore(plan.config.concurrency)
+            return list(await asyncio.gather(*(one(role, url, s, gate) for s in plan.episodes)))
+
+        await progress(f"0/{total} episodes finished", {"done": finished[0], "total": total})
+        results = await asyncio.gather(*(participant(r, u) for r, u in plan.participants.items()))
+        elapsed = time.monotonic() - start
+        parts = [
+            summarize(role, recs, primary=plan.config.primary_feedback, time_used=elapsed)
+            for role, recs in zip(plan.participants, results, strict=True)
+        ]
+        return AssessmentResult(summary=summary_text(parts), parts=parts)
+
+
+async def run_episode(
+    transport: Transport, url: str, role: str, spec: EpisodeSpec, plan: Plan
+) -> dict[str, Any]:
+    """Play one episode in one A2A context and return its record."""
+    config = plan.config
+    injected = inject(
+        plan.documents[spec.document],
+        f"{config.seed}|{spec.index}",
+        spec.depth,
+        config.types,
+        config.anomalies_per_episode,
+    )
+    env = Environment(injected, spec.episode_id, spec.feedback, config.max_steps, str(config.seed))
+    context_id = uuid.uuid4().hex
+    started = time.monotonic()
+    deadline = started + config.episode_deadline_s
+    failures_in_a_row = 0
+    while not env.done:
+        now = time.monotonic()
+        if now >= deadline:
+            env.end("deadline")
+            break
+        text, data = env.observation(seconds_left=deadline - now)
+        call = await call_participant(
+            transport, url, OutboundMessage(text, data, context_id), config.budget(), deadline=deadline
+        )
+        if call.status != "ok" or call.reply is None:
+            env.failure(call.status, call.kind, call.error)
+            failures_in_a_row += 1
+            if call.kind == "deadline":
+                env.end("deadline")
+            elif failures_in_a_row >= config.max_consecutive_failures:
+                env.end("transport_failures")
+            continue
+        failures_in_a_row = 0
+        reply = call.reply
+        if reply.context_id and reply.context_id != context_id:
+            context_id = reply.context_id
+        try:
+            action = parse(reply.text, reply.data, env.n_segments)
+        except ActionError as exc:
+            env.invalid(exc.kind, exc.message, raw=reply.text or reply.data)
+            continue
+        env.apply(action)
+    accepted = await _judge(env, config) if config.judge_model else set()
+    return episode_record(
+        env,
+        accepted=accepted,
+        role=role,
+        index=spec.index,
+        depth=spec.depth,
+        context_id=context_id,
+        time_s=round(time.monotonic() - started, 3),
+    )
+
+
+async def _judge(env: Environment, config: AnomalyConfig) -> set[tuple[int, str]]:
+    from green_agent.anomaly.judge import judge_match
+
+    accepted: set[tuple[int, str]] = set()
+    model, api_base = config.judge_model or "", config.judge_api_base
+    for i, report in enumerate(scored_reports(env.reports)):
+        for p in env.injected.planted:
+            if p.segment != report["segment_id"] or p.type == report["type"]:
+                continue
+            description = report.get("description", "")
+            if await judge_match(
+                model, p.description, description, api_base=api_base, timeout_s=config.timeout_s
+            ):
+                accepted.add((i, p.id))
+    return accepted
+
+
+def summary_text(parts: list[dict[str, Any]]) -> str:
+    lines = ["Anomaly-detection assessment (multi-turn):"]
+    for p in parts:
+        failures = ", ".join(f"{k} {p[k]}" for k in ("timeout", "runtime_error", "invalid_action"))
+        line = (
+            f"- {p['role']}: F1 {p['f1']:.3f} (precision {p['precision']:.3f}, recall {p['recall']:.3f}) "
+            f"over {p['episodes_total']} episodes, {p['tp']}/{p['planted']} anomalies found; {failures}"
+        )
+        if p.get("f1_drop_misleading") is not None:
+            line += f"; F1 drop under misleading feedback {p['f1_drop_misleading']:+.3f}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def create(context: AssessorContext) -> AnomalyAssessor:
+    """Plugin factory (``--assessor anomaly``)."""
+    return AnomalyAssessor(context)

@@ -1,0 +1,39 @@
+"""``python -m white_agents.anomaly_baseline``: the rule-based anomaly participant (no LLM)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from green_agent.serving import add_server_args, card_url_from_args, serve
+from white_agents.anomaly_baseline.agent_server import create_participant_app
+from white_agents.anomaly_baseline.policy import BaselinePolicy
+
+
+def create_app(url: str, max_contexts: int = 256):
+    return create_participant_app(
+        BaselinePolicy,
+        name="anomaly baseline (rules, no LLM)",
+        description="Reads every segment, queries the knowledge base, checks numbers, years, negations, roles "
+        "and fallacy cues with rules, reports and finalizes.",
+        url=url,
+        max_contexts=max_contexts,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m white_agents.anomaly_baseline", description=__doc__)
+    add_server_args(parser, default_port=9119)
+    parser.add_argument("--max-contexts", type=int, default=256, help="episodes remembered at once (LRU)")
+    args = parser.parse_args(argv)
+    serve(
+        create_app(card_url_from_args(args), args.max_contexts),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
