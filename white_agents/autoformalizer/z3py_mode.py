@@ -63,7 +63,11 @@ class Z3PyMode:
         )
         out = AttemptOutcome("sandbox", artifact=program, sandbox_ms=run.time_ms, sandbox_status=run.status)
         if run.status == "forbidden":
-            return out.failed(f"the sandbox refused the program: {run.detail or _tail(run.stderr)}")
+            stderr = _tail(run.stderr)
+            if "Traceback (most recent call last)" in stderr:
+                # the program raised; the refusal (if any) came while the traceback was printed
+                return out.failed(f"running the program failed:\n{stderr}")
+            return out.failed(f"the sandbox refused the program: {run.detail or stderr}")
         if run.status == "timeout":
             return out.failed(
                 f"the program did not finish within {self.sandbox_timeout_s:g} s and was killed. It must only "

@@ -1,0 +1,133 @@
+"""Helpers for the white-agent tests: serve an agent on a free port, send it one FOLIO task."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.types import Message, Part, Role, SendMessageRequest, TaskState
+from google.protobuf.json_format import MessageToDict
+from google.protobuf.struct_pb2 import Value
+
+from tests.support.servers import free_port, running_app
+from white_agents.common.llm import LLMSettings
+
+DOG_PREMISES = ["All dogs are animals.", "Rex is a dog."]
+DOG_CONCLUSION = "Rex is an animal."
+
+GOOD_PROGRAM = """\
+```python
+from z3 import *
+
+Obj = DeclareSort("Obj")
+Dog = Function("Dog", Obj, BoolSort())
+Animal = Function("Animal", Obj, BoolSort())
+rex = Const("rex", Obj)
+x = Const("x", Obj)
+premises = [ForAll([x], Implies(Dog(x), Animal(x))), Dog(rex)]
+conclusion = Animal(rex)
+```"""
+
+GOOD_FOL = """\
+```fol
+P1: ∀x (Dog(x) → Animal(x))
+P2: Dog(rex)
+C: Animal(rex)
+```"""
+
+
+def settings(fake: Any, **kw: Any) -> LLMSettings:
+    """Settings pointing litellm at the scripted endpoint."""
+    base = {
+        "model": "openai/test",
+        "api_base": fake.url,
+        "api_key": "sk-test",
+        "backoff_s": 0.01,
+        "retries": 2,
+    }
+    base.update(kw)
+    return LLMSettings(**base)
+
+
+def folio_text(premises: Sequence[str], conclusion: str) -> str:
+    lines = ["Premises:"] + [f"{i}. {p}" for i, p in enumerate(premises, 1)]
+    lines += ["", f"Conclusion: {conclusion}", "", "Answer with exactly one of: True, False, Uncertain"]
+    return "\n".join(lines)
+
+
+@dataclass
+class TaskResult:
+    """A finished task as the client sees it."""
+
+    state: str
+    text: str
+    data: list[dict[str, Any]]
+
+
+_STATES = {
+    TaskState.TASK_STATE_COMPLETED: "completed",
+    TaskState.TASK_STATE_FAILED: "failed",
+    TaskState.TASK_STATE_REJECTED: "rejected",
+}
+
+
+@contextmanager
+def serve(make_app: Any) -> Iterator[str]:
+    """Serve ``make_app(url)`` on a free port whose URL is in its card; yield the base URL."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    with running_app(make_app(url), port=port):
+        yield url
+
+
+async def send_task(
+    url: str,
+    premises: Sequence[str] = DOG_PREMISES,
+    conclusion: str = DOG_CONCLUSION,
+    *,
+    structured: bool = True,
+    item_id: str = "t1",
+    timeout_s: float = 60.0,
+) -> TaskResult:
+    """Send one FOLIO task (text + data part, as the assessor does) and fold the final Task."""
+    parts = [Part(text=folio_text(premises, conclusion))]
+    if structured:
+        value = Value()
+        value.struct_value.update(
+            {
+                "task": "folio",
+                "id": item_id,
+                "premises": list(premises),
+                "conclusion": conclusion,
+                "labels": ["True", "False", "Uncertain"],
+            }
+        )
+        parts.append(Part(data=value, media_type="application/json"))
+    msg = Message(role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=parts)
+    async with httpx.AsyncClient(timeout=timeout_s) as hc:
+        card = await A2ACardResolver(hc, url.rstrip("/")).get_agent_card()
+        client = ClientFactory(ClientConfig(streaming=False, httpx_client=hc)).create(card)
+        task = None
+        async for resp in client.send_message(SendMessageRequest(message=msg)):
+            if resp.WhichOneof("payload") == "task":
+                task = resp.task
+        await client.close()
+    assert task is not None, "no task in the reply"
+    texts: list[str] = []
+    data: list[dict[str, Any]] = []
+    sources = [a.parts for a in task.artifacts]
+    if task.status.HasField("message"):
+        sources.append(task.status.message.parts)
+    for ps in sources:
+        for p in ps:
+            kind = p.WhichOneof("content")
+            if kind == "text":
+                texts.append(p.text)
+            elif kind == "data":
+                data.append(MessageToDict(p.data))
+    return TaskResult(_STATES.get(task.status.state, str(task.status.state)), "\n".join(texts), data)
