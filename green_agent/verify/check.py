@@ -176,7 +176,8 @@ def verify_items(
         return results
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        for check in pool.map(_check_star, work, chunksize=max(1, min(16, len(work) // (jobs * 8) or 1))):
+        # chunksize 1: a few slow (timeout-bound) items of one story must not queue behind each other
+        for check in pool.map(_check_star, work, chunksize=1):
             results.append(check)
             if on_result:
                 on_result(check)
