@@ -1,0 +1,138 @@
+"""The green agent assesses the CoT and auto-formalization agents (z3py and fol) on the embedded sample
+over real A2A, with a fake LLM that answers each task correctly: CoT from the gold label, the
+formalizers from the gold FOL (the z3py program rebuilds it from SMT-LIB, so it still goes through the
+sandbox, the export epilogue and the trusted solver)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import z3
+from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.types import Message, Part, Role, SendMessageRequest
+from google.protobuf.json_format import MessageToDict
+
+from tests.support.fake_llm import fake_llm
+from tests.white_agents.helpers import serve, settings
+
+pytestmark = pytest.mark.slow
+
+LIMIT = 6
+
+
+def _sample_items() -> list[Any]:
+    from green_agent.datasets.manifest import resolve_dataset
+
+    return list(resolve_dataset("folio-sample").items)
+
+
+def _item_for(prompt: str, items: list[Any]) -> Any:
+    matches = [it for it in items if it.conclusion in prompt and all(p in prompt for p in it.premises)]
+    assert len(matches) == 1, f"{len(matches)} sample items match the prompt"
+    return matches[0]
+
+
+def _z3py_program(item: Any) -> str:
+    from green_agent.logic.problem import parse_problem
+    from green_agent.logic.z3_backend import Z3Symbols, problem_to_z3
+
+    problem = parse_problem(list(item.premises_fol), item.conclusion_fol, True)
+    ctx = z3.Context()
+    exprs = problem_to_z3(problem.formulas, Z3Symbols.declare(problem.signature, ctx))
+    solver = z3.Solver(ctx=ctx)
+    for e in exprs:
+        solver.add(e)
+    n = len(exprs) - 1
+    return (
+        "```python\nimport z3\n\n"
+        f"_formulas = z3.parse_smt2_string({solver.sexpr()!r})\n"
+        f"premises = [_formulas[i] for i in range({n})]\n"
+        f"conclusion = _formulas[{n}]\n```"
+    )
+
+
+def oracle(items: list[Any]):
+    from white_agents.autoformalizer import prompts
+
+    def answer(body: dict[str, Any]) -> str:
+        system = body["messages"][0]["content"]
+        item = _item_for(body["messages"][1]["content"], items)
+        if system == prompts.Z3PY_SYSTEM:
+            return _z3py_program(item)
+        if system == prompts.FOL_SYSTEM:
+            lines = [f"P{i}: {f}" for i, f in enumerate(item.premises_fol, 1)] + [f"C: {item.conclusion_fol}"]
+            return "```fol\n" + "\n".join(lines) + "\n```"
+        return f"Reasoning about the premises.\nAnswer: {item.label}"
+
+    return answer
+
+
+async def _assess(url: str, request: dict[str, Any]) -> list[dict[str, Any]]:
+    async with httpx.AsyncClient(timeout=300) as hc:
+        card = await A2ACardResolver(hc, url.rstrip("/")).get_agent_card()
+        client = ClientFactory(ClientConfig(streaming=True, httpx_client=hc)).create(card)
+        msg = Message(
+            role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=[Part(text=json.dumps(request))]
+        )
+        parts: list[dict[str, Any]] = []
+        async for event in client.send_message(SendMessageRequest(message=msg)):
+            if (
+                event.WhichOneof("payload") == "artifact_update"
+                and event.artifact_update.artifact.name == "Result"
+            ):
+                parts += [
+                    MessageToDict(p.data) for p in event.artifact_update.artifact.parts if p.HasField("data")
+                ]
+            if event.WhichOneof("payload") == "task":
+                for a in event.task.artifacts:
+                    if a.name == "Result":
+                        parts += [MessageToDict(p.data) for p in a.parts if p.HasField("data")]
+        await client.close()
+    return parts
+
+
+async def test_green_agent_assesses_llm_agents_on_the_sample(tmp_path: Path) -> None:
+    from green_agent.protocol import AssessorContext
+    from green_agent.server import create_app as green_app
+    from green_agent.server import load_assessor
+    from white_agents.autoformalizer.agent import AutoformalizerAgent
+    from white_agents.autoformalizer.agent import create_app as af_app
+    from white_agents.autoformalizer.fol_mode import FolMode
+    from white_agents.autoformalizer.z3py_mode import Z3PyMode
+    from white_agents.common.llm import LLMClient
+    from white_agents.cot.agent import CotAgent
+    from white_agents.cot.agent import create_app as cot_app
+
+    items = _sample_items()
+    with fake_llm(default=oracle(items)) as fake:
+        llm = LLMClient(settings(fake))
+        assessor = load_assessor("folio", AssessorContext(run_dir=tmp_path))
+        with (
+            serve(lambda url: cot_app(CotAgent(llm), url)) as cot_url,
+            serve(lambda url: af_app(AutoformalizerAgent(llm, Z3PyMode()), url)) as z3_url,
+            serve(lambda url: af_app(AutoformalizerAgent(llm, FolMode()), url)) as fol_url,
+            serve(lambda url: green_app(assessor, url)) as green_url,
+        ):
+            request = {
+                "participants": {"cot": cot_url, "autoformalizer": z3_url, "autoformalizer_fol": fol_url},
+                "config": {"dataset": "folio-sample", "limit": LIMIT},
+            }
+            parts = await _assess(green_url, request)
+    by_role = {p["role"]: p for p in parts if "role" in p}
+    assert set(by_role) == {"cot", "autoformalizer", "autoformalizer_fol"}
+    for role, part in by_role.items():
+        assert part["total"] == LIMIT, role
+        assert part["correct"] == LIMIT, (role, part["items"])
+        assert part["accuracy"] == 1.0 and part["score"] == 100.0
+        assert part["runtime_error"] == 0 and part["parse_error"] == 0
+    assert len(fake.requests) == 3 * LIMIT
+    schema_path = Path(__file__).resolve().parents[2] / "green_agent" / "schemas" / "folio-result.schema.json"
+    if schema_path.exists():
+        import jsonschema
+
+        jsonschema.validate(parts, json.loads(schema_path.read_text(encoding="utf-8")))
