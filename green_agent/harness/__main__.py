@@ -1,0 +1,5 @@
+import sys
+
+from green_agent.harness.cli import main
+
+sys.exit(main())

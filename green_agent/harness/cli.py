@@ -1,0 +1,285 @@
+"""``agentbeats``: run a scenario locally — start its agents, send the request, show and save results.
+
+Exit codes: 0 success · 1 the run failed (an agent did not come up, port taken, task rejected or
+failed, stream lost) · 2 bad command line or scenario file · 130 interrupted (Ctrl-C; 143 SIGTERM).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import atexit
+import contextlib
+import importlib
+import importlib.util
+import json
+import os
+import signal
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from green_agent.harness.scenario import Scenario, ScenarioError, load_scenario
+
+if TYPE_CHECKING:  # the heavy imports (a2a, httpx, rich) wait until a scenario is valid
+    from rich.console import Console
+
+    from green_agent.harness.client import Outcome
+    from green_agent.harness.processes import Supervisor
+
+PROG = "agentbeats"
+
+
+class RunFailed(Exception):
+    """The run cannot go on; the message is one line, ``details`` are extra indented lines."""
+
+    def __init__(self, message: str, details: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.details = details or []
+
+
+def _error(message: str, details: list[str] | None = None) -> None:
+    print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
+    for line in details or []:
+        print(f"    {line}", file=sys.stderr)
+    sys.stderr.flush()
+
+
+def _positive(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {value}")
+    return number
+
+
+def _report_cli(argv: list[str]) -> Any:
+    """``green_agent.report.cli`` when it exists and the command line may need it (imported lazily)."""
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command == "run" or importlib.util.find_spec("green_agent.report.cli") is None:
+        return None
+    try:
+        module = importlib.import_module("green_agent.report.cli")
+    except Exception:  # noqa: BLE001 - a broken optional subcommand must not break `run`
+        return None
+    return module if hasattr(module, "add_report_parser") and hasattr(module, "run_report") else None
+
+
+def build_parser(report_module: Any = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description="Run AgentBeats assessment scenarios locally.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    run = sub.add_parser("run", help="start a scenario's agents and run the assessment", description=__doc__)
+    run.add_argument("file", metavar="FILE", help="scenario TOML file")
+    run.add_argument("--show-logs", action="store_true", help="also print the agents' output to the terminal")
+    run.add_argument(
+        "--serve-only", action="store_true", help="start the agents, print endpoints, wait for Ctrl-C"
+    )
+    run.add_argument(
+        "--output", type=Path, default=Path("results.json"), help="results file (default: %(default)s)"
+    )
+    run.add_argument(
+        "--timeout-card",
+        type=_positive,
+        default=30.0,
+        metavar="S",
+        help="seconds to wait for every agent card (default: %(default)g)",
+    )
+    if report_module is not None:
+        report_module.add_report_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    report_module = _report_cli(argv)
+    args = build_parser(report_module).parse_args(argv)
+    if args.command == "run":
+        return run_command(args)
+    return int(report_module.run_report(args))
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``agentbeats run``: the whole lifecycle, with every started process stopped on the way out."""
+    try:
+        scenario = load_scenario(args.file)
+    except ScenarioError as exc:
+        _error(f"{args.file}: {exc}")
+        return 2
+    from rich.console import Console
+
+    from green_agent.harness.processes import Supervisor
+
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=max(console.width, 140))
+    log_dir = Path(tempfile.mkdtemp(prefix="agentbeats-"))
+    echo = (
+        (lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True))
+        if args.show_logs
+        else None
+    )
+    supervisor = Supervisor(log_dir, echo=echo)
+    atexit.register(supervisor.stop_all)
+    received: list[int] = []
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        received.append(signum)
+        if signum != signal.SIGINT:
+            os.kill(os.getpid(), signal.SIGINT)  # the same orderly path as Ctrl-C, also inside asyncio
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        return _run(scenario, args, supervisor, console)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted; stopping the agents", file=sys.stderr)
+        return 128 + next((s for s in received if s != signal.SIGINT), signal.SIGINT)
+    except RunFailed as exc:
+        _error(str(exc), exc.details)
+        return 1
+    finally:
+
+        def hurry(_signum: int, _frame: Any) -> None:
+            supervisor.hurry()
+
+        signal.signal(signal.SIGINT, hurry)
+        supervisor.stop_all()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _start(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, console: Console) -> None:
+    from green_agent.harness.processes import AgentStartError, agent_name, check_ports
+
+    t0 = time.monotonic()
+    try:
+        check_ports(scenario.agents)
+        started = [supervisor.start(spec) for spec in scenario.agents if spec.argv is not None]
+        if started:
+            console.print(f"Starting {len(started)} agent(s); logs in {supervisor.log_dir}", markup=False)
+        supervisor.wait_for_cards(scenario.agents, args.timeout_card)
+    except AgentStartError as exc:
+        raise RunFailed(str(exc), [f"| {line}" for line in exc.log_tail]) from None
+    console.print(f"All agents up after {time.monotonic() - t0:.1f} s:", markup=False)
+    for spec in scenario.agents:
+        proc = supervisor.process_of(spec)
+        where = f"pid {proc.pid}" if proc else "not started by us"
+        console.print(f"  {agent_name(spec):<28} {spec.endpoint}  ({where})", markup=False)
+
+
+def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, console: Console) -> int:
+    started = time.monotonic()
+    _start(scenario, args, supervisor, console)
+    if args.serve_only:
+        console.print("All agents are up. Press Ctrl-C to stop them.", markup=False)
+        while True:
+            for proc in supervisor.exited():
+                raise supervisor_failure(supervisor, proc, "exited")
+            time.sleep(0.5)
+    from green_agent.harness.display import print_results
+
+    outcome = asyncio.run(_assess(scenario, supervisor, console))
+    # the agents are done: stop them while we print and write (run_command waits for this to finish)
+    threading.Thread(target=supervisor.stop_all, name="stop-agents", daemon=True).start()
+    if outcome.state not in ("completed", "message"):
+        raise RunFailed(f"assessment {outcome.state}: {outcome.message or '(no message)'}")
+    if not outcome.results:
+        text = outcome.message or outcome.summary or "(nothing)"
+        raise RunFailed(f"the green agent finished ({outcome.state}) without result data parts: {text}")
+    results = {
+        "participants": {p.role: p.agentbeats_id for p in scenario.participants},
+        "results": outcome.results,
+    }
+    print_results(console, outcome.summary, outcome.results)
+    _write_json(args.output, results)
+    console.print(
+        f"Results written to {args.output} (run took {time.monotonic() - started:.1f} s)", markup=False
+    )
+    _write_html(results, args.output, console)
+    return 0
+
+
+def supervisor_failure(supervisor: Supervisor, proc: Any, what: str) -> RunFailed:
+    err = supervisor.failure(proc, f"{what} with code {proc.popen.returncode}")
+    return RunFailed(str(err), [f"| {line}" for line in err.log_tail])
+
+
+async def _assess(scenario: Scenario, supervisor: Supervisor, console: Console) -> Outcome:
+    from green_agent.harness.client import StreamError, run_assessment
+    from green_agent.harness.display import ProgressView
+
+    green = supervisor.process_of(scenario.green)
+    with ProgressView(console) as view:
+        stream = asyncio.create_task(
+            run_assessment(
+                scenario.green.endpoint,
+                scenario.request(),
+                view.update,
+                trust_env=not scenario.green.is_local,
+            )
+        )
+        try:
+            while not stream.done():
+                await asyncio.wait({stream}, timeout=0.5)
+                if green is not None and green.popen.poll() is not None and not stream.done():
+                    await asyncio.wait({stream}, timeout=2.0)  # let the broken stream report itself first
+                    stream.cancel()
+                    break
+            return await stream
+        except (StreamError, asyncio.CancelledError) as exc:
+            for _ in range(20):  # a dying process drops its sockets a moment before it can be reaped
+                if green is None or green.popen.poll() is not None:
+                    break
+                await asyncio.sleep(0.05)
+            if green is not None and green.popen.poll() is not None:
+                reason = f"; {exc}" if isinstance(exc, StreamError) else ""
+                raise supervisor_failure(
+                    supervisor, green, f"died during the assessment{reason}; it exited"
+                ) from None
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            raise RunFailed(str(exc)) from None
+        finally:
+            if not stream.done():
+                stream.cancel()
+                with contextlib.suppress(BaseException):
+                    await stream
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        raise RunFailed(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _write_html(results: dict[str, Any], output: Path, console: Console) -> None:
+    """``results.html`` next to the results file, when the report module provides a writer."""
+    writer = None
+    for module in ("green_agent.report", "green_agent.report.html"):
+        try:
+            writer = getattr(importlib.import_module(module), "write_html_report", None)
+        except ImportError:
+            continue
+        if writer is not None:
+            break
+    if writer is None:
+        console.print(
+            "(HTML report skipped: green_agent.report.write_html_report is not available)", markup=False
+        )
+        return
+    path = output.with_suffix(".html")
+    try:
+        writer(results, path)
+    except Exception as exc:  # noqa: BLE001 - the results file is written; the report is a bonus
+        print(f"{PROG}: warning: HTML report not written: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return
+    console.print(f"HTML report written to {path}", markup=False)

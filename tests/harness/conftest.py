@@ -1,0 +1,96 @@
+"""Helpers for the harness tests: scenario files with free ports, running the CLI, finding processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.support.servers import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+FAKE_ASSESSOR = "tests.harness.fake_assessor:create"
+
+
+def harness_env(tmp_path: Path) -> dict[str, str]:
+    """The harness's environment: unbuffered, journals in the test's temp dir."""
+    return {**os.environ, "PYTHONUNBUFFERED": "1", "AGENTBEATS_RUN_DIR": str(tmp_path / "runs")}
+
+
+def run_harness(tmp_path: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``python -m green_agent.harness ARGS`` from the repository root."""
+    return subprocess.run(
+        [sys.executable, "-m", "green_agent.harness", *args],
+        cwd=REPO,
+        env=harness_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def processes_mentioning(marker: str) -> list[psutil.Process]:
+    """Live processes whose command line contains ``marker`` (e.g. a unique ``--port N``)."""
+    found = []
+    for proc in psutil.process_iter(["cmdline", "status"]):
+        cmdline = " ".join(proc.info["cmdline"] or [])
+        if marker in cmdline and proc.info["status"] != psutil.STATUS_ZOMBIE and proc.pid != os.getpid():
+            found.append(proc)
+    return found
+
+
+class FakeScenario:
+    """A fake-assessor green agent plus echo participants on fresh ports, written to ``scenario.toml``."""
+
+    def __init__(
+        self,
+        tmp_path: Path,
+        roles: tuple[str, ...] = ("alice", "bob"),
+        *,
+        delay: float = 0.0,
+        config: str = "rounds = 2",
+    ) -> None:
+        self.green_port = free_port()
+        self.ports = {role: free_port() for role in roles}
+        lines = [
+            "[green_agent]",
+            f'endpoint = "http://127.0.0.1:{self.green_port}"',
+            f'cmd = "python -m green_agent --port {self.green_port} --assessor {FAKE_ASSESSOR} --log-level warning"',
+        ]
+        for i, (role, port) in enumerate(self.ports.items()):
+            lines += [
+                "[[participants]]",
+                f'role = "{role}"',
+                f'endpoint = "http://127.0.0.1:{port}"',
+                f'cmd = "python -m tests.harness.echo_agent --port {port} --delay {delay}"',
+            ]
+            if i == 0:
+                lines.append(f'agentbeats_id = "id-{role}"')
+        lines += ["[config]", config]
+        self.path = tmp_path / "scenario.toml"
+        self.path.write_text("\n".join(lines) + "\n")
+
+    @property
+    def markers(self) -> list[str]:
+        """One unique command-line marker per agent."""
+        return [f"--port {p}" for p in (self.green_port, *self.ports.values())]
+
+    def live_processes(self) -> list[psutil.Process]:
+        """Agents of this scenario still running."""
+        return [p for m in self.markers for p in processes_mentioning(m)]
+
+
+def assert_all_gone(procs: list[psutil.Process], timeout: float = 5.0) -> None:
+    """Every process in ``procs`` has exited (zombies count as gone)."""
+    _, alive = psutil.wait_procs(procs, timeout=timeout)
+    alive = [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    assert not alive, f"still running: {[p.cmdline() for p in alive]}"
+
+
+@pytest.fixture
+def fake_scenario(tmp_path: Path) -> FakeScenario:
+    return FakeScenario(tmp_path)

@@ -1,0 +1,112 @@
+"""Agents that cannot start: taken ports, commands that exit, agents that never serve a card."""
+
+from __future__ import annotations
+
+import json
+import socket
+import uuid
+from pathlib import Path
+
+from green_agent.harness.processes import port_in_use, resolve_argv
+from tests.harness.conftest import FAKE_ASSESSOR, assert_all_gone, processes_mentioning, run_harness
+from tests.support.servers import free_port
+
+
+def _scenario(tmp_path: Path, participant_cmd: str, participant_port: int) -> tuple[Path, int]:
+    green = free_port()
+    path = tmp_path / "scenario.toml"
+    path.write_text(
+        f"""
+[green_agent]
+endpoint = "http://127.0.0.1:{green}"
+cmd = "python -m green_agent --port {green} --assessor {FAKE_ASSESSOR}"
+[[participants]]
+role = "flaky"
+endpoint = "http://127.0.0.1:{participant_port}"
+cmd = {json.dumps(participant_cmd)}
+"""
+    )
+    return path, green
+
+
+def test_port_in_use_detection() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert port_in_use("127.0.0.1", port)
+        assert port_in_use("localhost", port)
+    assert not port_in_use("127.0.0.1", free_port())
+
+
+def test_python_commands_use_this_interpreter() -> None:
+    import sys
+
+    assert resolve_argv(["python", "-m", "x"]) == [sys.executable, "-m", "x"]
+    assert resolve_argv(["python3.11", "-V"]) == [sys.executable, "-V"]
+    assert resolve_argv(["/usr/bin/python3", "-V"]) == ["/usr/bin/python3", "-V"]
+    assert resolve_argv(["pythonista"]) == ["pythonista"]
+
+
+def test_port_already_in_use_is_refused_before_starting_anything(tmp_path: Path) -> None:
+    marker = uuid.uuid4().hex
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        path, green = _scenario(tmp_path, f"python -c 'import time  # {marker}' --port {port}", port)
+        proc = run_harness(tmp_path, "run", str(path))
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert f"participant 'flaky': port {port} on 127.0.0.1 is already in use" in lines[0]
+    assert not processes_mentioning(marker) and not processes_mentioning(f"--port {green}")
+
+
+def test_command_that_exits_is_named_with_exit_code_and_log_tail(tmp_path: Path) -> None:
+    port = free_port()
+    code = "import sys; [print(f'line {i}') for i in range(30)]; print('fatal: no model configured'); sys.exit(3)"
+    path, green = _scenario(tmp_path, f'python -c "{code}" --port {port}', port)
+    proc = run_harness(tmp_path, "run", str(path))
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    first, *tail = proc.stderr.strip().splitlines()
+    assert first.startswith(
+        "agentbeats: error: participant 'flaky': exited with code 3 before serving its agent card"
+    )
+    assert "flaky.log" in first
+    assert tail[-1].strip() == "| fatal: no model configured"
+    assert len(tail) == 15 and tail[0].endswith("| line 16")
+    assert_all_gone(processes_mentioning(f"--port {green}"))
+
+
+def test_agent_that_never_serves_a_card_times_out_and_is_stopped(tmp_path: Path) -> None:
+    port = free_port()
+    marker = uuid.uuid4().hex
+    code = f"import time; print('warming up {marker}', flush=True); time.sleep(600)"
+    path, green = _scenario(tmp_path, f'python -c "{code}" --port {port}', port)
+    proc = run_harness(tmp_path, "run", str(path), "--timeout-card", "15")
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    first, *tail = proc.stderr.strip().splitlines()
+    assert (
+        f"participant 'flaky': no agent card at http://127.0.0.1:{port}/.well-known/agent-card.json after 15 s"
+        in first
+    )
+    assert tail == [f"    | warming up {marker}"]
+    assert not processes_mentioning(marker)
+    assert not processes_mentioning(f"--port {green}")
+
+
+def test_remote_agent_that_is_not_running_is_reported(tmp_path: Path) -> None:
+    port = free_port()
+    path = tmp_path / "remote.toml"
+    path.write_text(
+        f'[green_agent]\nendpoint = "http://127.0.0.1:{free_port()}"\n'
+        f'[[participants]]\nrole = "x"\nendpoint = "http://127.0.0.1:{port}"\n'
+    )
+    proc = run_harness(tmp_path, "run", str(path), "--timeout-card", "1")
+    assert proc.returncode == 1
+    assert "green agent: not reachable (no agent card at" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
