@@ -330,10 +330,16 @@ def candidates(doc: Document, rng: random.Random, types: Sequence[str] = TYPES) 
     return [e for t in TYPES if t in types for e in RULES[t](doc, rng)]
 
 
-def _compatible(chosen: Sequence[Edit], e: Edit) -> bool:
+def _compatible(chosen: Sequence[Edit], e: Edit, *, independent: bool = True) -> bool:
+    """Different segments and slots; ``independent`` also keeps each one's evidence clear of the others."""
     segments = {c.segment for c in chosen}
     slots = {c.slot for c in chosen if c.slot}
-    return e.segment not in segments and (e.slot is None or e.slot not in slots)
+    if e.segment in segments or (e.slot is not None and e.slot in slots):
+        return False
+    if independent:
+        evidence = {s for c in chosen for s in c.evidence}
+        return e.segment not in evidence and not segments & set(e.evidence)
+    return True
 
 
 def _interacts(a: Edit, b: Edit) -> bool:
@@ -347,10 +353,15 @@ def choose(pool: list[Edit], depth: str, count: int, rng: random.Random) -> list
             (a, b)
             for i, a in enumerate(pool)
             for b in pool[i + 1 :]
-            if a.type != b.type and _compatible([a], b) and _interacts(a, b)
+            if a.type != b.type and _compatible([a], b, independent=False) and _interacts(a, b)
         ]
         if not pairs:
-            pairs = [(a, b) for i, a in enumerate(pool) for b in pool[i + 1 :] if _compatible([a], b)]
+            pairs = [
+                (a, b)
+                for i, a in enumerate(pool)
+                for b in pool[i + 1 :]
+                if _compatible([a], b, independent=False)
+            ]
         return list(rng.choice(pairs)) if pairs else []
     pool = [e for e in pool if e.depth == depth]
     chosen: list[Edit] = []

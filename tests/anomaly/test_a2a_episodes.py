@@ -1,0 +1,166 @@
+"""Whole episodes over real A2A servers: the baseline, hostile participants, the LLM agent, resume."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import ClassVar
+
+import pytest
+
+from tests.anomaly.conftest import assess, participant_app, participant_parts
+from tests.support.fake_llm import fake_llm
+from tests.support.servers import free_port
+from white_agents.anomaly_baseline.__main__ import create_app as baseline_app
+from white_agents.anomaly_baseline.policy import BaselinePolicy
+from white_agents.anomaly_llm.__main__ import create_app as llm_app
+
+TWO_DOCS = {"documents": ["news-harbor-bridge", "manual-kettle"], "depths": ["shallow", "deep"], "seed": 3}
+
+
+def _baseline():
+    port = free_port()
+    return baseline_app(f"http://127.0.0.1:{port}/"), port
+
+
+class Recorder:
+    """Policy wrapper that records the context ids it saw (shared across contexts)."""
+
+    seen: ClassVar[list[tuple[str, int]]] = []
+
+    def __init__(self) -> None:
+        self.inner = BaselinePolicy()
+        Recorder.seen.append(("new", id(self)))
+
+    async def act(self, text, data):
+        Recorder.seen.append((data["episode_id"], id(self)))
+        return await self.inner.act(text, data)
+
+
+def test_baseline_over_a2a_scores_and_journals(tmp_path):
+    app, port = _baseline()
+    reply = assess(tmp_path, {"baseline": (app, port)}, TWO_DOCS)
+    part = participant_parts(reply)["baseline"]
+    assert part["score"] == pytest.approx(part["f1"] * 100, abs=0.01) and part["max_score"] == 100
+    assert part["episodes_total"] == 2 and part["planted"] == 4 and part["tp"] >= 2
+    assert part["timeout"] == part["runtime_error"] == part["invalid_action"] == 0
+    assert all(e["end_reason"] == "finalized" for e in part["episodes"])
+    assert "baseline: F1" in reply.text
+    journal = list(tmp_path.glob("*/items.jsonl"))
+    assert len(journal) == 1 and len(journal[0].read_text().splitlines()) == 2
+    # the same request resumes from the journal: a garbage agent at the same URL is never asked
+    dead = participant_app(Garbage)[0], port
+    again = participant_parts(assess(tmp_path, {"baseline": dead}, TWO_DOCS))["baseline"]
+    assert again["tp"] == part["tp"] and again["episodes_total"] == 2
+
+
+def test_one_context_per_episode(tmp_path):
+    Recorder.seen = []
+    app = participant_app(Recorder)
+    part = participant_parts(assess(tmp_path, {"r": app}, {**TWO_DOCS, "concurrency": 2}))["r"]
+    turns = [(ep, pid) for ep, pid in Recorder.seen if ep != "new"]
+    assert len({pid for _, pid in turns}) == 2  # one policy (= one A2A context) per episode
+    for ep in {ep for ep, _ in turns}:
+        assert len({pid for e, pid in turns if e == ep}) == 1
+    assert len({e["context_id"] for e in part["episodes"]}) == 2
+
+
+class Garbage:
+    async def act(self, text, data):
+        return {"nonsense": True}
+
+
+class NeverFinalize:
+    async def act(self, text, data):
+        return {"action": "REQUEST_CONTEXT", "segment_id": "S1"}
+
+
+class Slow:
+    async def act(self, text, data):
+        await asyncio.sleep(3)
+        return {"action": "FINALIZE"}
+
+
+def test_hostile_participants_end_episodes_with_the_right_records(tmp_path):
+    config = {"documents": ["manual-kettle"], "max_steps": 6, "timeout_s": 0.5, "max_consecutive_failures": 2}
+    started = time.monotonic()
+    reply = assess(
+        tmp_path,
+        {
+            "garbage": participant_app(Garbage),
+            "looper": participant_app(NeverFinalize),
+            "slow": participant_app(Slow),
+        },
+        config,
+    )
+    parts = participant_parts(reply)
+    garbage, looper, slow = parts["garbage"], parts["looper"], parts["slow"]
+    assert garbage["invalid_action"] == 6 and garbage["episodes"][0]["end_reason"] == "max_steps"
+    assert garbage["score"] == 0 and garbage["reported"] == 0
+    assert looper["episodes"][0]["end_reason"] == "max_steps" and looper["steps_used"] == 6
+    assert looper["redundant_action_ratio"] == pytest.approx(5 / 6, abs=1e-3)
+    assert slow["timeout"] == 2 and slow["episodes"][0]["end_reason"] == "transport_failures"
+    assert time.monotonic() - started < 20
+
+
+@pytest.mark.parametrize(
+    ("config", "field"),
+    [
+        ({"feedback": "rude"}, "config.feedback"),
+        ({"max_steps": 0}, "config.max_steps"),
+        ({"bogus": 1}, "config.bogus"),
+        ({"documents": ["nope"]}, "config.documents"),
+    ],
+)
+def test_bad_config_is_rejected_naming_the_field(tmp_path, config, field):
+    from green_agent.anomaly.assessor import AnomalyAssessor
+    from green_agent.anomaly.config import parse_config
+    from green_agent.protocol import AssessmentRequest, AssessorContext, RequestError
+
+    with pytest.raises(RequestError) as err:
+        AnomalyAssessor(AssessorContext(tmp_path)).validate(AssessmentRequest({"a": "http://x"}, config))
+    assert err.value.field == field
+    assert parse_config({"max_steps": 5.0}).max_steps == 5
+
+
+def test_robustness_pass_reports_f1_drop(tmp_path):
+    config = {**TWO_DOCS, "robustness": True}
+    part = participant_parts(assess(tmp_path, {"baseline": _baseline()}, config))["baseline"]
+    assert part["feedback"] == "neutral" and part["episodes_total"] == 2 and len(part["episodes"]) == 4
+    assert part["f1_drop_misleading"] == pytest.approx(0.0)  # the baseline ignores feedback
+
+
+def test_llm_agent_through_a_scripted_endpoint(tmp_path):
+    script = [
+        json.dumps({"action": "REQUEST_CONTEXT", "segment_id": "S1"}),
+        "Let me check the knowledge base.\n"
+        + json.dumps({"action": "QUERY_KNOWLEDGE", "query": "kettle capacity"}),
+        json.dumps({"action": "PROPOSE_HYPOTHESIS", "hypothesis": "S1 capacity is wrong", "confidence": 0.8}),
+        "I am not sure what to do",  # invalid: recorded, the episode goes on
+        json.dumps(
+            {
+                "action": "REPORT_ANOMALY",
+                "segment_id": "S1",
+                "type": "kb_contradiction",
+                "description": "capacity differs from the knowledge base",
+                "evidence": ["F1"],
+            }
+        ),
+        json.dumps({"action": "FINALIZE"}),
+    ]
+    with fake_llm(script) as fake:
+        port = free_port()
+        app = llm_app(f"http://127.0.0.1:{port}/", "openai/test", fake.url)
+        part = participant_parts(
+            assess(tmp_path, {"llm": (app, port)}, {"documents": ["manual-kettle"], "timeout_s": 150})
+        )["llm"]
+        prompts = fake.prompts()
+    episode = part["episodes"][0]
+    assert episode["end_reason"] == "finalized" and episode["steps"] == 6
+    assert part["invalid_action"] == 1 and part["hypothesis_to_report_conversion"] == 1.0
+    assert episode["queries"] == 1 and episode["hypotheses"] == 1 and len(episode["reports"]) == 1
+    assert len(prompts) == 6
+    # working memory: the segment read at step 1 and the knowledge answer are in later prompts
+    assert "S1: The Aquila K2" in prompts[2] and "knowledge 'kettle capacity'" in prompts[2]
+    assert "feedback" in prompts[3]
