@@ -84,9 +84,11 @@ def test_green_agent_assesses_a_03_purple_agent(python03: Path, green: str, mode
 @pytest.mark.interop
 @pytest.mark.parametrize("mode", ["streaming", "blocking"])
 def test_03_client_drives_green_agent(python03: Path, green: str, tmp_path: Path, mode: str) -> None:
-    from tests.support.participants import participant_app
+    from green_agent.datasets.loaders import load_items
+    from tests.support.participants import answers_for, participant_app
 
-    app, _stats = participant_app("correct")
+    sample = load_items(Path(__file__).parents[2] / "scenarios/folio/data/sample.jsonl", "sample")
+    app, _stats = participant_app("correct", answers=answers_for(sample))
     with running_app(app) as purple:
         request = {
             "participants": {"ref": purple},
