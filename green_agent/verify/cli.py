@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -86,37 +85,38 @@ def _fail(message: str) -> int:
 
 
 def resolve_data(data: str) -> Path:
-    """DATA as a path, else as a dataset manifest name when the manifest module is available."""
+    """DATA as a path, else the file of the dataset manifest entry of that name."""
+    from green_agent.datasets.items import DatasetError
+    from green_agent.datasets.manifest import load_manifest
+
     path = Path(data)
     if path.exists():
         return path
     try:
-        from green_agent.datasets import manifest  # optional: built separately
-    except ImportError:
+        manifest = load_manifest()
+        entry = manifest.entries.get(data)
+    except DatasetError:
         return path
-    for name in ("resolve_path", "resolve", "dataset_path"):
-        fn = getattr(manifest, name, None)
-        if callable(fn):
-            try:
-                resolved = fn(data)
-            except (ValueError, LookupError, OSError):  # unknown name: reported as a missing path
-                return path
-            resolved = getattr(resolved, "path", resolved)
-            if isinstance(resolved, (str, os.PathLike)):
-                return Path(resolved)
-    return path
+    if entry is None or entry.path is None:
+        return path
+    return manifest.resolve_path(entry.path)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``folio verify``; returns the exit status."""
     from green_agent.datasets.items import DatasetError
     from green_agent.datasets.loaders import load_items, sha256_file
+    from green_agent.datasets.manifest import resolve_dataset
     from green_agent.verify.check import FAILED, summarise, verify_items
 
-    path = resolve_data(args.data)
+    path = Path(args.data)
     try:
-        items = load_items(path, args.fmt, split=args.split)
-        digest = sha256_file(path)
+        if path.exists():
+            items = load_items(path, args.fmt, split=args.split)
+            digest = sha256_file(path)
+        else:  # a manifest name: its file, with any FOL joined in (``fol_from``)
+            loaded = resolve_dataset(args.data, split=args.split)
+            items, digest, path = list(loaded.items), loaded.sha256, Path(loaded.path)
     except DatasetError as exc:
         return _fail(str(exc))
     if args.prover in ("eprover", "both"):

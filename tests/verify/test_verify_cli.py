@@ -152,3 +152,16 @@ def test_help_documents_exit_codes():
 def test_dispatcher_without_subcommand_prints_help():
     proc = folio()
     assert proc.returncode == 2 and "verify" in proc.stderr
+
+
+def test_manifest_names_are_accepted(tmp_path):
+    out = tmp_path / "sample.json"
+    proc = folio("verify", "folio-sample", "--quiet", "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out.read_text())
+    assert report["summary"]["total"] == 64 and report["summary"]["agrees"] == 64
+    assert report["summary"]["file"].endswith("sample.jsonl")
+
+
+def test_unknown_dataset_name_is_one_line():
+    assert_one_line_error(folio("verify", "no-such-dataset"), 2, "no-such-dataset")
