@@ -12,64 +12,16 @@ from typing import Any
 
 import httpx
 import pytest
-import z3
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import Message, Part, Role, SendMessageRequest
 from google.protobuf.json_format import MessageToDict
 
 from tests.support.fake_llm import fake_llm
-from tests.white_agents.helpers import serve, settings
+from tests.white_agents.helpers import oracle, sample_items, serve, settings
 
 pytestmark = pytest.mark.slow
 
 LIMIT = 6
-
-
-def _sample_items() -> list[Any]:
-    from green_agent.datasets.manifest import resolve_dataset
-
-    return list(resolve_dataset("folio-sample").items)
-
-
-def _item_for(prompt: str, items: list[Any]) -> Any:
-    matches = [it for it in items if it.conclusion in prompt and all(p in prompt for p in it.premises)]
-    assert len(matches) == 1, f"{len(matches)} sample items match the prompt"
-    return matches[0]
-
-
-def _z3py_program(item: Any) -> str:
-    from green_agent.logic.problem import parse_problem
-    from green_agent.logic.z3_backend import Z3Symbols, problem_to_z3
-
-    problem = parse_problem(list(item.premises_fol), item.conclusion_fol, True)
-    ctx = z3.Context()
-    exprs = problem_to_z3(problem.formulas, Z3Symbols.declare(problem.signature, ctx))
-    solver = z3.Solver(ctx=ctx)
-    for e in exprs:
-        solver.add(e)
-    n = len(exprs) - 1
-    return (
-        "```python\nimport z3\n\n"
-        f"_formulas = z3.parse_smt2_string({solver.sexpr()!r})\n"
-        f"premises = [_formulas[i] for i in range({n})]\n"
-        f"conclusion = _formulas[{n}]\n```"
-    )
-
-
-def oracle(items: list[Any]):
-    from white_agents.autoformalizer import prompts
-
-    def answer(body: dict[str, Any]) -> str:
-        system = body["messages"][0]["content"]
-        item = _item_for(body["messages"][1]["content"], items)
-        if system == prompts.Z3PY_SYSTEM:
-            return _z3py_program(item)
-        if system == prompts.FOL_SYSTEM:
-            lines = [f"P{i}: {f}" for i, f in enumerate(item.premises_fol, 1)] + [f"C: {item.conclusion_fol}"]
-            return "```fol\n" + "\n".join(lines) + "\n```"
-        return f"Reasoning about the premises.\nAnswer: {item.label}"
-
-    return answer
 
 
 async def _assess(url: str, request: dict[str, Any]) -> list[dict[str, Any]]:
@@ -108,7 +60,7 @@ async def test_green_agent_assesses_llm_agents_on_the_sample(tmp_path: Path) -> 
     from white_agents.cot.agent import CotAgent
     from white_agents.cot.agent import create_app as cot_app
 
-    items = _sample_items()
+    items = sample_items()
     with fake_llm(default=oracle(items)) as fake:
         llm = LLMClient(settings(fake))
         assessor = load_assessor("folio", AssessorContext(run_dir=tmp_path))
