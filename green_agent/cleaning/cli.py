@@ -101,7 +101,9 @@ def _fail(command: str, message: str) -> int:
 
 def run_clean(args: argparse.Namespace) -> int:
     """Run ``folio clean``."""
+    from green_agent.cleaning.decisions import decisions_path, load_reviews
     from green_agent.cleaning.llm import CachedLLM, LLMSettings, LLMUnavailable
+    from green_agent.cleaning.output import QUEUE_FILE
     from green_agent.cleaning.pipeline import CleanSettings, run_agent_stages, run_verify_stage
     from green_agent.cleaning.sources import SourceError, open_run, rebuild_outputs
     from green_agent.verify.cli import resolve_data
@@ -147,7 +149,8 @@ def run_clean(args: argparse.Namespace) -> int:
             out / "llm-cache",
         )
         try:
-            run_agent_stages(items, state, llm, settings)
+            reviewed = {i for i, r in load_reviews(decisions_path(out / QUEUE_FILE)).items() if r.final}
+            run_agent_stages(items, state, llm, settings, skip=reviewed)
         except LLMUnavailable as exc:
             print(f"folio clean: LLM unavailable: {exc}; progress saved, re-run to continue", file=sys.stderr)
             status = EXIT_LLM_DOWN

@@ -13,7 +13,7 @@ a run stopped anywhere (killed, or the model unreachable) continues where it was
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from green_agent.cleaning.critique import critique
@@ -65,10 +65,16 @@ def run_verify_stage(items: Sequence[FolioItem], state: RunState, settings: Clea
 
 
 def run_agent_stages(
-    items: Sequence[FolioItem], state: RunState, llm: CachedLLM, settings: CleanSettings, log: Log = print
+    items: Sequence[FolioItem],
+    state: RunState,
+    llm: CachedLLM,
+    settings: CleanSettings,
+    log: Log = print,
+    skip: Collection[str] = (),
 ) -> None:
-    """Stages 2 and 3 for every pending item; raises ``LLMUnavailable`` when the model cannot be reached."""
-    pending = [item for item in items if state.items[item.id].outcome is None]
+    """Stages 2 and 3 for every pending item not in ``skip`` (items a reviewer already decided, e.g. after
+    ``--offline``); raises ``LLMUnavailable`` when the model cannot be reached."""
+    pending = [item for item in items if state.items[item.id].outcome is None and item.id not in skip]
     for n, item in enumerate(pending, start=1):
         st = state.items[item.id]
         status = st.check["status"]
