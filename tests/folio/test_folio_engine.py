@@ -193,3 +193,18 @@ async def test_expose_fol_reaches_the_participant(tmp_path: Path) -> None:
     assert {"premises_fol", "conclusion_fol"} <= set(seen[0]) and seen[0]["task"] == "folio"
     assert "Answer with exactly one of: True, False, Uncertain" not in seen[0].get("premises", [])
     assert parts_by_role(result)["p"]["answered"] == 2
+
+
+async def test_raw_replies_are_kept_truncated_for_audit(tmp_path: Path) -> None:
+    from green_agent.journal import Journal
+
+    rambling = "I keep thinking about it. " * 400  # ~10,000 characters, no answer
+
+    with running_participant(lambda text, data: rambling) as (url, _):
+        _, plan = plan_for(tmp_path, {"p": url}, {"limit": 2})
+        result = await run_assessment(tmp_path, {"p": url}, {"limit": 2})
+    items = parts_by_role(result)["p"]["items"]
+    assert [it["status"] for it in items] == ["parse_error", "parse_error"]
+    assert all(it["error"].startswith("no answer found") and len(it["raw"]) == 500 for it in items)
+    records = list(Journal.for_assessment(tmp_path, plan.assessment_id).records())
+    assert len(records) == 2 and all(len(r["raw"]) == 2000 and r["predicted"] is None for r in records)
