@@ -5,8 +5,8 @@
 Participants run in their own processes (so the figures are the green agent's, not a shared GIL's):
 
 (a) throughput of a 1,000-item assessment against an instantly answering participant, as a ratio to
-    the raw a2a-sdk client -> server round trip at the same concurrency, measured in the same run
-    (goal >= 0.8);
+    raw a2a-sdk client -> server round trips of the same messages at the same concurrency, measured
+    in the same run, interleaved, best of ``--rounds`` (goal >= 0.8);
 (b) 200 items against a participant with a fixed 0.5 s latency at concurrency 32: wall time / ideal,
     ideal = ceil(200 / 32) * 0.5 s (goal <= 1.15);
 (c) peak RSS of this (green agent) process over the 1,000-item assessment (goal <= 200 MB).
@@ -34,8 +34,11 @@ sys.path.insert(0, str(ROOT))
 
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory  # noqa: E402
 from a2a.types import Message, Part, Role, SendMessageRequest  # noqa: E402
+from google.protobuf.struct_pb2 import Value  # noqa: E402
 
+from green_agent.datasets.loaders import load_items  # noqa: E402
 from green_agent.folio.assessor import FolioAssessor  # noqa: E402
+from green_agent.folio.tasks import build_task  # noqa: E402
 from green_agent.messenger import A2ATransport  # noqa: E402
 from green_agent.protocol import AssessmentRequest  # noqa: E402
 from tests.support.servers import free_port  # noqa: E402
@@ -92,21 +95,33 @@ class Participant:
         self.proc.wait(10)
 
 
-async def raw_round_trips(url: str, n: int, concurrency: int) -> float:
-    """Seconds for ``n`` plain a2a-sdk SendMessage calls at ``concurrency``, one client, no assessor."""
+def task_messages(dataset: Path) -> list[Message]:
+    """The very messages the assessment sends (text + data part), built once, for the raw baseline."""
+    messages = []
+    for item in load_items(dataset, "v2"):
+        task = build_task(item)
+        data = Value()
+        data.struct_value.update(dict(task.data or {}))
+        parts = [Part(text=task.text), Part(data=data, media_type="application/json")]
+        messages.append(Message(role=Role.ROLE_USER, message_id="", parts=parts))
+    return messages
+
+
+async def raw_round_trips(url: str, messages: list[Message], concurrency: int) -> float:
+    """Seconds to send ``messages`` with one plain a2a-sdk client at ``concurrency`` (no assessor)."""
     limits = httpx.Limits(max_connections=256, max_keepalive_connections=64)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         card = await A2ACardResolver(http, url).get_agent_card()
         client = ClientFactory(
             ClientConfig(streaming=bool(card.capabilities.streaming), httpx_client=http)
         ).create(card)
-        queue = iter(range(n))
+        queue = iter(messages)
 
         async def worker() -> None:
-            for i in queue:
-                msg = Message(
-                    role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=[Part(text=f"item {i}")]
-                )
+            for template in queue:
+                msg = Message()
+                msg.CopyFrom(template)
+                msg.message_id = uuid.uuid4().hex
                 async for _ in client.send_message(SendMessageRequest(message=msg)):
                     pass
 
@@ -144,9 +159,10 @@ def main() -> int:
         big, small = write_items(args.items, folder), write_items(args.slow_items, folder)
         rss_before = proc.memory_info().rss
         with Participant(latency=0.0) as fast:
-            asyncio.run(raw_round_trips(fast.url, 50, args.concurrency))  # warm up both sides
+            big_messages, small_messages = task_messages(big), task_messages(small)
+            asyncio.run(raw_round_trips(fast.url, big_messages[:50], args.concurrency))  # warm up both sides
             for r in range(args.rounds):  # interleaved, so machine load hits both sides alike
-                raws.append(asyncio.run(raw_round_trips(fast.url, args.items, args.concurrency)))
+                raws.append(asyncio.run(raw_round_trips(fast.url, big_messages, args.concurrency)))
                 cpu_before = sum(proc.cpu_times()[:2])
                 took, part = asyncio.run(assessment(fast.url, big, folder / f"runs-a{r}", args.concurrency))
                 cpus.append((sum(proc.cpu_times()[:2]) - cpu_before) / args.items)
@@ -155,7 +171,7 @@ def main() -> int:
         peak = _peak_rss_bytes()
         with Participant(latency=0.5) as slow:
             for r in range(args.rounds):
-                slow_raws.append(asyncio.run(raw_round_trips(slow.url, args.slow_items, 32)))
+                slow_raws.append(asyncio.run(raw_round_trips(slow.url, small_messages, 32)))
                 took, slow_part = asyncio.run(assessment(slow.url, small, folder / f"runs-b{r}", 32))
                 slow_tooks.append(took)
                 assert slow_part["answered"] == args.slow_items, slow_part["failures_by_kind"]
