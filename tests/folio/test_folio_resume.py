@@ -30,6 +30,14 @@ def answers(sample_items) -> dict[str, str]:
     return {it.id: it.label if i % 2 == 0 else wrong[it.label] for i, it in enumerate(sample_items)}
 
 
+async def settle(stats, quiet_s: float = 0.4) -> None:
+    """Wait until the participant has nothing in flight and no new request for ``quiet_s``."""
+    seen = -1
+    while stats.in_flight or stats.requests != seen:
+        seen = stats.requests
+        await asyncio.sleep(quiet_s)
+
+
 @pytest.mark.slow
 async def test_killed_run_resumes_without_resending_finished_items(tmp_path: Path, sample_items) -> None:
     answer_map = answers(sample_items)
@@ -46,6 +54,7 @@ async def test_killed_run_resumes_without_resending_finished_items(tmp_path: Pat
                 await job
         finished = {r["id"] for r in journal.records()}
         assert 4 <= len(finished) < 10
+        await settle(stats)  # requests of the killed run still on the wire belong to it
         first_requests = stats.requests
 
         result = await run_assessment(run_dir, {"p": url}, CONFIG)
