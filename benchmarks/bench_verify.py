@@ -4,7 +4,7 @@ Prints, per split and overall: wall time (target ≤ 20 s with ``--jobs 2``), Un
 agreement of Z3's verdict on the gold FOL with the gold label; and, when E is installed, Z3/E agreement
 on the items both decide, with the disagreements listed.
 
-    python benchmarks/bench_verify.py [--data-dir ../shared/data/folio] [--jobs 2] [--timeout-ms 5000]
+    python benchmarks/bench_verify.py [--data-dir ../shared/data/folio] [--jobs 2] [--timeout-ms 1000]
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def main() -> None:
     )
     parser.add_argument("--data-dir", type=Path, default=ROOT.parent / "shared" / "data" / "folio")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--timeout-ms", type=int, default=5000)
+    parser.add_argument("--timeout-ms", type=int, default=1000)
     args = parser.parse_args()
     paths = {split: args.data_dir / name for split, name in SPLITS.items()}
     missing = [str(p) for p in paths.values() if not p.is_file()]
