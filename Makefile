@@ -34,11 +34,14 @@ lint: install
 bench: install
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
-# Regenerate the hash-locked requirements after changing dependencies in pyproject.toml.
+# Regenerate the hash-locked requirements after changing dependencies in pyproject.toml:
+# requirements.lock (development and CI), -llm (LLM agents' images), -runtime (green and reference images).
+LOCKFLAGS := --generate-hashes --python-version 3.11 --python-platform x86_64-manylinux_2_28 -q
 lock:
 	$(BIN)/python -m pip install -q uv
-	$(BIN)/uv pip compile pyproject.toml --extra llm --extra dev --generate-hashes \
-		--python-version 3.11 --python-platform x86_64-manylinux_2_28 -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra llm --extra dev $(LOCKFLAGS) -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra llm $(LOCKFLAGS) -o requirements-llm.lock
+	$(BIN)/uv pip compile pyproject.toml $(LOCKFLAGS) -o requirements-runtime.lock
 
 clean:
 	rm -rf $(VENV) runs results.json results.html

@@ -17,8 +17,8 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY requirements.lock ./
-RUN pip install --require-hashes --no-deps -r requirements.lock
+COPY requirements-llm.lock ./
+RUN pip install --require-hashes --no-deps -r requirements-llm.lock
 COPY pyproject.toml README.md ./
 COPY green_agent ./green_agent
 COPY white_agents ./white_agents

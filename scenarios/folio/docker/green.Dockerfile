@@ -18,8 +18,8 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY requirements.lock ./
-RUN pip install --require-hashes --no-deps -r requirements.lock
+COPY requirements-runtime.lock ./
+RUN pip install --require-hashes --no-deps -r requirements-runtime.lock
 COPY pyproject.toml README.md ./
 COPY green_agent ./green_agent
 COPY white_agents ./white_agents
