@@ -23,7 +23,7 @@ import enum
 import queue
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import z3
@@ -89,14 +89,42 @@ def decide(
 
 def decide_problem(problem: Problem, timeout_ms: int = 5000) -> Decision:
     """Decide a parsed problem in a fresh Z3 context, under a per-query timeout and a wall-clock guard."""
-    start = time.perf_counter()
     ctx = _checkout()
-    box: list[Decision | Exception] = []
+
+    def build() -> tuple[list[z3.BoolRef], z3.BoolRef]:
+        symbols = Z3Symbols.declare(problem.signature, ctx)
+        *premises, conclusion = problem_to_z3(problem.formulas, symbols)
+        return premises, conclusion
+
+    decision = decide_guarded(build, ctx, timeout_ms)
+    if decision.reason != GUARD_FIRED:
+        _checkin(ctx)
+    return Decision(
+        decision.verdict, decision.reason, decision.used_premises, problem.repairs, decision.time_ms
+    )
+
+
+GUARD_FIRED = "wall-clock guard fired"
+"""``Decision.reason`` when the wall-clock guard interrupted the solver."""
+
+
+def decide_guarded(
+    build: Callable[[], tuple[list[z3.BoolRef], z3.BoolRef]], ctx: z3.Context, timeout_ms: int = 5000
+) -> Decision:
+    """Build formulas in ``ctx`` and decide them in a worker thread under the wall-clock guard.
+
+    ``build`` runs in the worker too (declaring symbols is solver work). Exceptions it or Z3 raise
+    are re-raised here. The guard interrupts ``ctx`` after ``3 * timeout_ms + 1 s``; the caller must
+    not reuse an interrupted context (``reason == GUARD_FIRED``).
+    """
+    start = time.perf_counter()
+    box: list[Decision | BaseException] = []
 
     def work() -> None:
         try:
-            box.append(_solve(problem, timeout_ms, ctx))
-        except Exception as exc:  # noqa: BLE001 - re-raised in the caller's thread below
+            premises, conclusion = build()
+            box.append(entail(premises, conclusion, ctx, timeout_ms))
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread below
             box.append(exc)
 
     worker = threading.Thread(target=work, name="z3-decide", daemon=True)
@@ -105,20 +133,20 @@ def decide_problem(problem: Problem, timeout_ms: int = 5000) -> Decision:
     if worker.is_alive():
         ctx.interrupt()
         worker.join(5.0)
-        verdict = Decision(Verdict.UNKNOWN, "wall-clock guard fired")
+        decision = Decision(Verdict.UNKNOWN, GUARD_FIRED)
     else:
-        _checkin(ctx)
         result = box[0]
-        if isinstance(result, Exception):
+        if isinstance(result, BaseException):
             raise result
-        verdict = result
+        decision = result
     elapsed = (time.perf_counter() - start) * 1000
-    return Decision(verdict.verdict, verdict.reason, verdict.used_premises, problem.repairs, elapsed)
+    return Decision(decision.verdict, decision.reason, decision.used_premises, (), elapsed)
 
 
-def _solve(problem: Problem, timeout_ms: int, ctx: z3.Context) -> Decision:
-    symbols = Z3Symbols.declare(problem.signature, ctx)
-    *premises, conclusion = problem_to_z3(problem.formulas, symbols)
+def entail(
+    premises: Sequence[z3.BoolRef], conclusion: z3.BoolRef, ctx: z3.Context, timeout_ms: int
+) -> Decision:
+    """The three entailment queries over Z3 formulas, with unsat cores naming premises."""
     solver = z3.Solver(ctx=ctx)
     solver.set("timeout", max(1, int(timeout_ms)))
     solver.set("core.minimize", True)
@@ -134,7 +162,9 @@ def _solve(problem: Problem, timeout_ms: int, ctx: z3.Context) -> Decision:
                 solver.add(extra)
             result = solver.check()
             core = (
-                tuple(sorted(tracks[c.get_id()] for c in solver.unsat_core())) if result == z3.unsat else ()
+                tuple(sorted(tracks[c.get_id()] for c in solver.unsat_core() if c.get_id() in tracks))
+                if result == z3.unsat
+                else ()
             )
             reason = solver.reason_unknown() if result == z3.unknown else ""
         return result, core, reason

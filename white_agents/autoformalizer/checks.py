@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import z3
 
-from green_agent.logic import Decision, Verdict
+from green_agent.logic import Decision
+from green_agent.logic.decide import decide_guarded
 
 MARKER = "@@AUTOFORMALIZER-RESULT@@"
 """Prefix of the harness's result line on stdout."""
@@ -158,79 +158,11 @@ def decide_smt2(smt2: str, n_premises: int, *, timeout_ms: int = 5000) -> Solver
     if len(assertions) != n_premises + 1:
         raise SmtError(f"expected {n_premises + 1} formulas after export, found {len(assertions)}")
     *premises, conclusion = assertions
-    box: list[Decision | BaseException] = []
-
-    def work() -> None:
-        try:
-            box.append(_entail(premises, conclusion, ctx, timeout_ms))
-        except BaseException as exc:  # noqa: BLE001 - handed back to the caller
-            box.append(exc)
-
-    worker = threading.Thread(target=work, name="z3-autoformalizer", daemon=True)
-    worker.start()
-    worker.join((3 * timeout_ms + 1000) / 1000)
-    if worker.is_alive():
-        ctx.interrupt()
-        worker.join(5.0)
-        decision = Decision(Verdict.UNKNOWN, "wall-clock guard fired")
-    else:
-        result = box[0]
-        if isinstance(result, BaseException):
-            if isinstance(result, z3.Z3Exception):
-                raise SmtError(f"solver error: {result}")
-            raise result
-        decision = result
+    try:
+        decision = decide_guarded(lambda: (premises, conclusion), ctx, timeout_ms)
+    except z3.Z3Exception as exc:
+        raise SmtError(f"solver error: {exc}") from None
     elapsed = (time.perf_counter() - start) * 1000
     return SolverRun(
         Decision(decision.verdict, decision.reason, decision.used_premises, (), elapsed), elapsed
     )
-
-
-def _entail(premises: list[Any], conclusion: Any, ctx: z3.Context, timeout_ms: int) -> Decision:
-    solver = z3.Solver(ctx=ctx)
-    solver.set("timeout", max(1, int(timeout_ms)))
-    tracks: dict[int, int] = {}
-    for i, p in enumerate(premises):
-        lit = z3.Bool(f"premise!{i}", ctx)
-        tracks[lit.get_id()] = i
-        solver.assert_and_track(p, lit)
-
-    def query(extra: Any) -> tuple[Any, tuple[int, ...], str]:
-        with solver:
-            if extra is not None:
-                solver.add(extra)
-            result = solver.check()
-            core = (
-                tuple(sorted(tracks[c.get_id()] for c in solver.unsat_core() if c.get_id() in tracks))
-                if result == z3.unsat
-                else ()
-            )
-            reason = solver.reason_unknown() if result == z3.unknown else ""
-        return result, core, reason
-
-    alone, alone_core, alone_why = query(None)
-    if alone == z3.unsat:
-        return Decision(Verdict.INCONSISTENT, None, alone_core)
-    neg, neg_core, neg_why = query(z3.Not(conclusion, ctx))
-    pos, pos_core, pos_why = query(conclusion)
-    consistent = z3.sat in (alone, neg, pos)
-    if neg == z3.unsat and pos == z3.unsat:
-        return Decision(Verdict.INCONSISTENT, None, tuple(sorted(set(neg_core) | set(pos_core))))
-    if neg == z3.unsat and consistent:
-        return Decision(Verdict.TRUE, None, neg_core)
-    if pos == z3.unsat and consistent:
-        return Decision(Verdict.FALSE, None, pos_core)
-    if neg == z3.sat and pos == z3.sat:
-        return Decision(Verdict.UNCERTAIN)
-    why = "; ".join(
-        f"{name}: {w}"
-        for name, r, w in (
-            ("premises", alone, alone_why),
-            ("¬conclusion", neg, neg_why),
-            ("conclusion", pos, pos_why),
-        )
-        if r == z3.unknown
-    )
-    if neg == z3.unsat or pos == z3.unsat:
-        why = f"a proof was found but the premises' consistency is unknown ({why})"
-    return Decision(Verdict.UNKNOWN, why or "unknown")
