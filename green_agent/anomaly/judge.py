@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-import os
+
+from green_agent.llm import load_litellm
 
 log = logging.getLogger(__name__)
 
@@ -18,8 +19,7 @@ async def judge_match(
     model: str, planted: str, report: str, *, api_base: str | None = None, timeout_s: float = 60
 ) -> bool:
     """True when the judge answers YES; any failure of the judge counts as NO (and is logged)."""
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm  # lazy: costly import, only in processes that judge
+    litellm = load_litellm()  # lazy: costly import, only in processes that judge
 
     try:
         response = await litellm.acompletion(

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from green_agent.llm import load_litellm
+
 Messages = Sequence[Mapping[str, str]]
 
 
@@ -65,22 +67,6 @@ def prompt_key(model: str, temperature: float, messages: Messages) -> str:
         ensure_ascii=False,
     )
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-
-_litellm: Any = None
-
-
-def load_litellm() -> Any:
-    """Import litellm once, with the local cost map."""
-    global _litellm
-    if _litellm is None:
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        import litellm
-
-        litellm.suppress_debug_info = True
-        litellm.telemetry = False
-        _litellm = litellm
-    return _litellm
 
 
 @dataclass

@@ -9,12 +9,12 @@ answer with none is passed on as text (the environment records it as an invalid 
 from __future__ import annotations
 
 import asyncio
-import importlib
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from green_agent.anomaly.actions import ActionError, extract
+from green_agent.llm import load_litellm
 
 MEMORY_ITEMS = 40
 SYSTEM = """You hunt anomalies planted in a document, acting in an environment one step at a time.
@@ -41,8 +41,7 @@ class Memory:
 
 async def _litellm() -> Any:
     """Import litellm lazily, in a worker thread (the import takes seconds; the server keeps serving)."""
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    return await asyncio.to_thread(importlib.import_module, "litellm")
+    return await asyncio.to_thread(load_litellm)
 
 
 class LLMPolicy:

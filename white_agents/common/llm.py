@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from green_agent.llm import load_litellm
+
 log = logging.getLogger(__name__)
 
 MODEL_ENV = "LLM_MODEL"
@@ -120,22 +122,6 @@ class Completion:
     """Wall-clock time including retries and backoff."""
     attempts: int = 1
     """HTTP attempts made (1 = no retry)."""
-
-
-_litellm: Any = None
-
-
-def load_litellm() -> Any:
-    """Import litellm once, with the local cost map (no network fetch at import)."""
-    global _litellm
-    if _litellm is None:
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        import litellm
-
-        litellm.suppress_debug_info = True
-        litellm.telemetry = False
-        _litellm = litellm
-    return _litellm
 
 
 def add_llm_args(parser: argparse.ArgumentParser) -> None:

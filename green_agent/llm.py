@@ -1,0 +1,29 @@
+"""The one place litellm is imported, so every LLM caller gets the same no-network import policy.
+
+litellm fetches a model cost map from the network at import unless ``LITELLM_LOCAL_MODEL_COST_MAP``
+is set, and its import costs seconds and ~200 MB; so it is imported lazily, only in processes that
+call an LLM, with the local map, telemetry off and its debug banner suppressed.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+_litellm: Any = None
+_lock = threading.Lock()
+
+
+def load_litellm() -> Any:
+    """Import litellm once (thread-safe), with the local cost map."""
+    global _litellm
+    with _lock:
+        if _litellm is None:
+            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+            import litellm
+
+            litellm.suppress_debug_info = True
+            litellm.telemetry = False
+            _litellm = litellm
+    return _litellm
