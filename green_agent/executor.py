@@ -14,14 +14,13 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from a2a.helpers import new_task_from_user_message, new_text_message
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.tasks import TaskUpdater
-from a2a.types import Message, Part, Role, TaskState
-from google.protobuf.struct_pb2 import Value
+from a2a.types import Message, Part, TaskState
 
 from green_agent.messenger import A2ATransport
+from green_agent.parts import agent_message, data_part, open_task
 from green_agent.protocol import AssessmentRequest, Assessor, RequestError
 
 log = logging.getLogger(__name__)
@@ -32,7 +31,9 @@ def parse_request(text: str) -> AssessmentRequest:
     try:
         body = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RequestError("request", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        raise RequestError(
+            "request", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
     if not isinstance(body, dict):
         raise RequestError("request", "must be a JSON object with 'participants' and 'config'")
     participants = body.get("participants")
@@ -47,48 +48,42 @@ def parse_request(text: str) -> AssessmentRequest:
     return AssessmentRequest(participants=dict(participants), config=config)
 
 
-def _data_part(data: Mapping[str, Any]) -> Part:
-    value = Value()
-    value.struct_value.update(dict(data))
-    return Part(data=value, media_type="application/json")
-
-
-def _agent_message(text: str, data: Mapping[str, Any] | None, task_id: str, context_id: str) -> Message:
-    msg = new_text_message(text, role=Role.ROLE_AGENT, context_id=context_id, task_id=task_id)
-    if data is not None:
-        msg.parts.append(_data_part(data))
-    return msg
-
-
 class AssessmentExecutor(AgentExecutor):
     """Runs one assessment per task with the configured assessor plugin."""
 
-    def __init__(self, assessor: Assessor, *, heartbeat_s: float = 8.0, min_update_interval_s: float = 1.0) -> None:
+    def __init__(
+        self, assessor: Assessor, *, heartbeat_s: float = 8.0, min_update_interval_s: float = 1.0
+    ) -> None:
         self._assessor = assessor
         self._heartbeat_s = heartbeat_s
         self._min_interval_s = min_update_interval_s
         self._running: dict[str, asyncio.Task[None]] = {}
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        task = context.current_task
-        if task is None:
-            task = new_task_from_user_message(context.message)
-            await event_queue.enqueue_event(task)
-        updater = TaskUpdater(event_queue, task.id, task.context_id)
-        say = lambda text, data=None: _agent_message(text, data, task.id, task.context_id)  # noqa: E731
+        task, updater = await open_task(context, event_queue)
+
+        def say(text: str, data: Mapping[str, Any] | None = None) -> Message:
+            return agent_message(task, text, data)
+
         try:
             request = parse_request(context.get_user_input())
             plan = self._assessor.validate(request)
         except RequestError as exc:
             log.info("rejected request: %s", exc)
-            await updater.reject(say(f"Rejected: {exc}", {"error": "bad_request", "field": exc.field, "message": exc.message}))
+            await updater.reject(
+                say(f"Rejected: {exc}", {"error": "bad_request", "field": exc.field, "message": exc.message})
+            )
             return
         except Exception as exc:
             log.exception("could not prepare the assessment")
             await updater.failed(say(f"Assessment failed while preparing: {type(exc).__name__}: {exc}"))
             return
 
-        await updater.start_work(say(f"Assessment started ({self._assessor.name}); participants: {', '.join(request.participants)}"))
+        await updater.start_work(
+            say(
+                f"Assessment started ({self._assessor.name}); participants: {', '.join(request.participants)}"
+            )
+        )
         job = asyncio.current_task()
         if job is not None:
             self._running[task.id] = job
@@ -131,7 +126,7 @@ class AssessmentExecutor(AgentExecutor):
         finally:
             beat.cancel()
             await asyncio.gather(beat, return_exceptions=True)
-        parts = [Part(text=result.summary)] + [_data_part(p) for p in result.parts]
+        parts = [Part(text=result.summary)] + [data_part(p) for p in result.parts]
         await updater.add_artifact(parts, name="Result")
         await updater.complete(say(result.summary))
 

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
+from green_agent.parts import data_part
 from green_agent.serving import agent_card, build_app, skill
 
 Behaviour = Callable[[RequestContext, EventQueue], Awaitable[None]]
@@ -52,9 +53,7 @@ async def task_reply(
     updater = TaskUpdater(queue, task.id, task.context_id)
     parts = [Part(text=text)] if text else []
     if data is not None:
-        from green_agent.executor import _data_part
-
-        parts.append(_data_part(data))
+        parts.append(data_part(data))
     if parts and end == "complete":
         await updater.add_artifact(parts, name="answer")
     message = new_text_message(text or end, role=Role.ROLE_AGENT, context_id=task.context_id, task_id=task.id)

@@ -13,14 +13,12 @@ import time
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from a2a.helpers import new_task_from_user_message, new_text_message
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.tasks import TaskUpdater
-from a2a.types import Message, Part, Role
-from google.protobuf.json_format import MessageToDict
-from google.protobuf.struct_pb2 import Value
+from a2a.types import Message, Part
 
+from green_agent.parts import agent_message, data_part, message_data, open_task
 from white_agents.common.llm import LLMError
 from white_agents.common.task import AgentFailure, Answer, FolioTask, TaskFormatError, parse_task
 
@@ -35,26 +33,6 @@ class FolioAgent(Protocol):
     async def answer(self, task: FolioTask) -> Answer: ...
 
 
-def data_part(data: Mapping[str, Any]) -> Part:
-    """A JSON data part (numbers become floats on the wire)."""
-    value = Value()
-    value.struct_value.update(dict(data))
-    return Part(data=value, media_type="application/json")
-
-
-def message_data_parts(message: Message | None) -> list[dict[str, Any]]:
-    """Every data part of a message, as dicts."""
-    if message is None:
-        return []
-    out = []
-    for part in message.parts:
-        if part.WhichOneof("content") == "data":
-            value = MessageToDict(part.data)
-            if isinstance(value, dict):
-                out.append(value)
-    return out
-
-
 class FolioAgentExecutor(AgentExecutor):
     """Runs a :class:`FolioAgent` for each incoming task."""
 
@@ -63,21 +41,14 @@ class FolioAgentExecutor(AgentExecutor):
         self._running: dict[str, asyncio.Task[Any]] = {}
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        task = context.current_task
-        if task is None:
-            task = new_task_from_user_message(context.message)
-            await event_queue.enqueue_event(task)
-        updater = TaskUpdater(event_queue, task.id, task.context_id)
+        task, updater = await open_task(context, event_queue)
 
         def say(text: str, data: Mapping[str, Any] | None = None) -> Message:
-            msg = new_text_message(text, role=Role.ROLE_AGENT, context_id=task.context_id, task_id=task.id)
-            if data is not None:
-                msg.parts.append(data_part(data))
-            return msg
+            return agent_message(task, text, data)
 
         start = time.perf_counter()
         try:
-            folio = parse_task(context.get_user_input(), message_data_parts(context.message))
+            folio = parse_task(context.get_user_input(), message_data(context.message))
         except TaskFormatError as exc:
             await updater.reject(say(f"Rejected: {exc}", {"error": "bad_task", "message": str(exc)}))
             return

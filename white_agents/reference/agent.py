@@ -8,13 +8,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from a2a.helpers import new_task_from_user_message, new_text_message
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.tasks import TaskUpdater
-from a2a.types import Message, Part, Role
-from google.protobuf.json_format import MessageToDict
-from google.protobuf.struct_pb2 import Value
+from a2a.types import Message, Part
+
+from green_agent.parts import agent_message, data_part, message_data, open_task
 
 log = logging.getLogger(__name__)
 
@@ -33,18 +32,6 @@ class FolTask:
     """One formula per premise."""
     conclusion_fol: str
     """The conclusion's formula."""
-
-
-def _data_parts(message: Message | None) -> list[dict[str, Any]]:
-    if message is None:
-        return []
-    found = []
-    for part in message.parts:
-        if part.WhichOneof("content") == "data":
-            value = MessageToDict(part.data)
-            if isinstance(value, dict):
-                found.append(value)
-    return found
 
 
 def read_task(data_parts: Sequence[Mapping[str, Any]]) -> FolTask:
@@ -91,12 +78,6 @@ def answer(task: FolTask, timeout_ms: int) -> dict[str, Any]:
     }
 
 
-def _data_part(data: Mapping[str, Any]) -> Part:
-    value = Value()
-    value.struct_value.update(dict(data))
-    return Part(data=value, media_type="application/json")
-
-
 class ReferenceExecutor(AgentExecutor):
     """A2A lifecycle: task first, ``working``, an ``Answer`` artifact, ``completed`` — or ``failed`` with a reason."""
 
@@ -104,17 +85,13 @@ class ReferenceExecutor(AgentExecutor):
         self._timeout_ms = timeout_ms
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        task = context.current_task
-        if task is None:
-            task = new_task_from_user_message(context.message)
-            await event_queue.enqueue_event(task)
-        updater = TaskUpdater(event_queue, task.id, task.context_id)
+        task, updater = await open_task(context, event_queue)
 
         def say(text: str) -> Message:
-            return new_text_message(text, role=Role.ROLE_AGENT, context_id=task.context_id, task_id=task.id)
+            return agent_message(task, text)
 
         try:
-            fol = read_task(_data_parts(context.message))
+            fol = read_task(message_data(context.message))
             await updater.start_work(say("Deciding with Z3."))
             data = await asyncio.to_thread(answer, fol, self._timeout_ms)
         except TaskInputError as exc:
@@ -125,7 +102,7 @@ class ReferenceExecutor(AgentExecutor):
             log.exception("task %s crashed", task.id)
             await updater.failed(say(f"Failed: internal error: {type(exc).__name__}: {exc}"))
             return
-        await updater.add_artifact([Part(text=f"Answer: {data['label']}"), _data_part(data)], name="Answer")
+        await updater.add_artifact([Part(text=f"Answer: {data['label']}"), data_part(data)], name="Answer")
         await updater.complete(say(f"Answer: {data['label']}"))
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
