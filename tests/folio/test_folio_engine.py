@@ -87,9 +87,7 @@ async def test_hostile_participants_each_get_the_right_outcome_and_nothing_is_lo
             for streaming in (True, False):
                 role = f"{behaviour}-{'sse' if streaming else 'plain'}"
                 servers[role] = stack.enter_context(running_participant(behaviour, streaming=streaming))
-        started = time.monotonic()
         result = await run_assessment(tmp_path, {role: url for role, (url, _) in servers.items()}, config)
-        took = time.monotonic() - started
     check_schema(result.parts)
     parts = parts_by_role(result)
     assert set(parts) == set(servers)
@@ -104,7 +102,6 @@ async def test_hostile_participants_each_get_the_right_outcome_and_nothing_is_lo
     assert parts["failed-plain"]["items"][0]["attempts"] == 1  # a participant's own failure is never retried
     assert servers["no_card-sse"][1].requests == 0  # nothing sent to a participant whose card never loads
     assert "raw" in parts["two_labels-sse"]["items"][0]
-    assert took < 30
 
 
 async def test_a_participant_that_never_answers_times_out(tmp_path: Path) -> None:
@@ -119,7 +116,7 @@ async def test_a_participant_that_never_answers_times_out(tmp_path: Path) -> Non
         ("timeout", "timeout", 1)
     ] * 4
     assert parts["good"]["answered"] == 4 and stats.requests == 4
-    assert took < 4  # two waves of 1 s
+    assert took < 10  # the hang never ends by itself: only the 1 s budget ends these calls
     check_schema(result.parts)
 
 
@@ -131,7 +128,7 @@ async def test_concurrency_is_held_per_participant(tmp_path: Path) -> None:
         took = time.monotonic() - started
     assert stats.max_in_flight == 3 and stats.requests == 12
     assert parts_by_role(result)["p"]["answered"] == 12
-    assert 1.1 < took < 4.0  # 4 waves of 0.3 s
+    assert took > 1.1  # 4 waves of 0.3 s: the limit really queued the calls
 
 
 @pytest.mark.slow
@@ -144,7 +141,7 @@ async def test_deadline_stops_the_run_and_records_every_item(tmp_path: Path) -> 
         took = time.monotonic() - started
     check_schema(result.parts)
     items = parts_by_role(result)["p"]["items"]
-    assert len(items) == 10 and took < 2.5
+    assert len(items) == 10 and took < 4.5  # all 10 at 0.5 s one by one would take 5 s
     ok = [it for it in items if it["status"] == "ok"]
     late = [it for it in items if it["status"] == "timeout"]
     assert 1 <= len(ok) <= 3 and len(ok) + len(late) == 10
