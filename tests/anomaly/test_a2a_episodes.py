@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from typing import ClassVar
 
 import pytest
@@ -84,7 +83,6 @@ class Slow:
 
 def test_hostile_participants_end_episodes_with_the_right_records(tmp_path):
     config = {"documents": ["manual-kettle"], "max_steps": 6, "timeout_s": 0.5, "max_consecutive_failures": 2}
-    started = time.monotonic()
     reply = assess(
         tmp_path,
         {
@@ -101,7 +99,6 @@ def test_hostile_participants_end_episodes_with_the_right_records(tmp_path):
     assert looper["episodes"][0]["end_reason"] == "max_steps" and looper["steps_used"] == 6
     assert looper["redundant_action_ratio"] == pytest.approx(5 / 6, abs=1e-3)
     assert slow["timeout"] == 2 and slow["episodes"][0]["end_reason"] == "transport_failures"
-    assert time.monotonic() - started < 20
 
 
 @pytest.mark.parametrize(
