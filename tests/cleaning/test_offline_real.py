@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from green_agent.datasets.loaders import load_items
+from green_agent.datasets.manifest import resolve_dataset
 from green_agent.logic import parse
 from tests.cleaning.conftest import CLEANED_CSV, FOLIO_CMD, V2_VALIDATION, need
 
@@ -40,7 +41,7 @@ def test_diff_identical_and_by_id(tmp_path: Path) -> None:
 
 def test_offline_clean_of_v2_validation(tmp_path: Path) -> None:
     data = need(V2_VALIDATION)
-    out = tmp_path / "out"
+    out = tmp_path / "folio-cleaned" / "ours-validation"  # where the manifest entry looks for it
     result = _run("clean", str(data), "--out", str(out), "--offline")
     assert result.returncode == 0, result.stderr
     summary = json.loads((out / "summary.json").read_text())
@@ -65,6 +66,12 @@ def test_offline_clean_of_v2_validation(tmp_path: Path) -> None:
     again = _run("clean", str(data), "--out", str(out), "--offline")  # resumed: nothing re-verified
     assert again.returncode == 0 and "203 already verified" in again.stdout
     assert len((out / "state.jsonl").read_text().splitlines()) == len(state) + 1
+
+    # The manifest names the pipeline's output, so assessments can run on it directly.
+    entry = resolve_dataset("folio-cleaned-ours-validation", data_dir=tmp_path)
+    assert [(i.id, i.label, i.premises_fol) for i in entry.items] == [
+        (i.id, i.label, i.premises_fol) for i in cleaned
+    ]
 
 
 def test_bad_input_is_one_line(tmp_path: Path, toy_data: Path) -> None:
