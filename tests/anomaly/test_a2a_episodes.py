@@ -6,8 +6,10 @@ import asyncio
 import json
 from typing import ClassVar
 
+import jsonschema
 import pytest
 
+from green_agent.schemas import load_schema
 from tests.anomaly.conftest import assess, participant_app, participant_parts
 from tests.support.fake_llm import fake_llm
 from tests.support.servers import free_port
@@ -41,6 +43,7 @@ def test_baseline_over_a2a_scores_and_journals(tmp_path):
     app, port = _baseline()
     reply = assess(tmp_path, {"baseline": (app, port)}, TWO_DOCS)
     part = participant_parts(reply)["baseline"]
+    jsonschema.validate(part, load_schema("anomaly-result"))
     assert part["score"] == pytest.approx(part["f1"] * 100, abs=0.01) and part["max_score"] == 100
     assert part["episodes_total"] == 2 and part["planted"] == 4 and part["tp"] >= 2
     assert part["timeout"] == part["runtime_error"] == part["invalid_action"] == 0
@@ -93,6 +96,8 @@ def test_hostile_participants_end_episodes_with_the_right_records(tmp_path):
         config,
     )
     parts = participant_parts(reply)
+    for part in parts.values():
+        jsonschema.validate(part, load_schema("anomaly-result"))
     garbage, looper, slow = parts["garbage"], parts["looper"], parts["slow"]
     assert garbage["invalid_action"] == 6 and garbage["episodes"][0]["end_reason"] == "max_steps"
     assert garbage["score"] == 0 and garbage["reported"] == 0
@@ -124,6 +129,7 @@ def test_bad_config_is_rejected_naming_the_field(tmp_path, config, field):
 def test_robustness_pass_reports_f1_drop(tmp_path):
     config = {**TWO_DOCS, "robustness": True}
     part = participant_parts(assess(tmp_path, {"baseline": _baseline()}, config))["baseline"]
+    jsonschema.validate(part, load_schema("anomaly-result"))
     assert part["feedback"] == "neutral" and part["episodes_total"] == 2 and len(part["episodes"]) == 4
     assert part["f1_drop_misleading"] == pytest.approx(0.0)  # the baseline ignores feedback
 
