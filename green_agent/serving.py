@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import argparse
 import logging
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from a2a.server.agent_execution import AgentExecutor
+from a2a.server.context import ServerCallContext
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
 from a2a.server.tasks import InMemoryTaskStore
-from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
+from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Task
 from starlette.applications import Starlette
 
 from green_agent import __version__
@@ -49,14 +51,44 @@ def agent_card(
     )
 
 
-def skill(id: str, name: str, description: str, tags: Sequence[str], examples: Sequence[str] = ()) -> AgentSkill:
+def skill(
+    id: str, name: str, description: str, tags: Sequence[str], examples: Sequence[str] = ()
+) -> AgentSkill:
     """Shorthand for an :class:`AgentSkill` with text and JSON modes."""
     return AgentSkill(id=id, name=name, description=description, tags=list(tags), examples=list(examples))
 
 
-def build_app(executor: AgentExecutor, card: AgentCard) -> Starlette:
+class BoundedTaskStore(InMemoryTaskStore):
+    """An in-memory task store that forgets the oldest tasks beyond ``max_tasks``.
+
+    Each assessed item is a task on the participant's side, so an agent serving long or repeated
+    assessments would otherwise grow without bound. Tasks are evicted in order of creation.
+    """
+
+    def __init__(self, max_tasks: int = 10_000) -> None:
+        super().__init__()
+        self._max_tasks = max_tasks
+        self._order: OrderedDict[str, ServerCallContext] = OrderedDict()
+
+    async def save(self, task: Task, context: ServerCallContext) -> None:
+        await super().save(task, context)
+        if task.id in self._order:
+            return
+        self._order[task.id] = context
+        while len(self._order) > self._max_tasks:
+            old_id, old_context = self._order.popitem(last=False)
+            await super().delete(old_id, old_context)
+
+    async def delete(self, task_id: str, context: ServerCallContext) -> None:
+        self._order.pop(task_id, None)
+        await super().delete(task_id, context)
+
+
+def build_app(executor: AgentExecutor, card: AgentCard, *, max_tasks: int = 10_000) -> Starlette:
     """The ASGI app: card routes plus JSON-RPC (1.0 with 0.3 compatibility) at ``/``."""
-    handler = DefaultRequestHandler(agent_executor=executor, task_store=InMemoryTaskStore(), agent_card=card)
+    handler = DefaultRequestHandler(
+        agent_executor=executor, task_store=BoundedTaskStore(max_tasks), agent_card=card
+    )
     routes = create_agent_card_routes(card) + create_jsonrpc_routes(
         handler, rpc_url="/", enable_v0_3_compat=True
     )

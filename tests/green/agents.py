@@ -22,7 +22,7 @@ from green_agent.serving import agent_card, build_app, skill
 Behaviour = Callable[[RequestContext, EventQueue], Awaitable[None]]
 
 
-class _Executor(AgentExecutor):
+class Executor(AgentExecutor):
     def __init__(self, behaviour: Behaviour) -> None:
         self.behaviour = behaviour
 
@@ -37,7 +37,7 @@ def a2a_app(behaviour: Behaviour, url: str = "http://127.0.0.1:1/", *, streaming
     card = agent_card(
         name="t", description="test agent", url=url, skills=[skill("t", "t", "t", ["t"])], streaming=streaming
     )
-    return build_app(_Executor(behaviour), card)
+    return build_app(Executor(behaviour), card)
 
 
 async def task_reply(

@@ -10,12 +10,13 @@ from typing import Any
 import httpx
 import pytest
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
-from a2a.types import Message, Part, Role, SendMessageRequest, TaskState
+from a2a.types import GetTaskRequest, Message, Part, Role, SendMessageRequest, TaskState
 
 from green_agent.executor import AssessmentExecutor, parse_request
 from green_agent.protocol import AssessmentRequest, AssessmentResult, RequestError
 from green_agent.server import PluginError, create_app, load_assessor, main
 from green_agent.serving import agent_card, build_app, skill
+from tests.green.agents import Executor, answering
 from tests.support.servers import free_port, running_app
 
 
@@ -143,3 +144,34 @@ def test_card_lists_both_protocol_versions() -> None:
     versions = sorted(i["protocolVersion"] for i in card["supportedInterfaces"])
     assert versions == ["0.3", "1.0"]
     assert {i["url"] for i in card["supportedInterfaces"]} == {f"http://127.0.0.1:{port}/"}
+
+
+def test_task_store_forgets_the_oldest_tasks_beyond_its_bound() -> None:
+    port = free_port()
+    card = agent_card(
+        name="t", description="t", url=f"http://127.0.0.1:{port}/", skills=[skill("t", "t", "t", ["t"])]
+    )
+    app = build_app(Executor(answering("Answer: True")), card, max_tasks=2)
+
+    async def run(url: str) -> tuple[list[str], list[bool]]:
+        async with httpx.AsyncClient(timeout=30) as hc:
+            agent = await A2ACardResolver(hc, url).get_agent_card()
+            client = ClientFactory(ClientConfig(streaming=False, httpx_client=hc)).create(agent)
+            ids = []
+            for _ in range(3):
+                msg = Message(role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=[Part(text="q")])
+                async for event in client.send_message(SendMessageRequest(message=msg)):
+                    ids.append(event.task.id)
+            found = []
+            for task_id in ids:
+                try:
+                    await client.get_task(GetTaskRequest(id=task_id))
+                    found.append(True)
+                except Exception:  # noqa: BLE001 - TaskNotFound, whatever its transport type
+                    found.append(False)
+            return ids, found
+
+    with running_app(app, port) as url:
+        ids, found = asyncio.run(run(url))
+    assert len(set(ids)) == 3
+    assert found == [False, True, True]
