@@ -134,6 +134,8 @@ class AssessorContext:
 
     run_dir: Path
     """Where journals live (``RUN_DIR/<assessment-id>/items.jsonl``)."""
+    manifest_only: bool = False
+    """Refuse requests that name files on this host (dataset paths, data dirs): for public deployments."""
 
 
 AssessorFactory = Callable[[AssessorContext], Assessor]

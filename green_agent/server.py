@@ -79,9 +79,17 @@ def main(argv: list[str] | None = None) -> int:
         default=os.environ.get("GREEN_AGENT_ASSESSOR", "folio"),
         help=f"assessor plugin: {', '.join(ASSESSORS)} or module:factory (default: %(default)s)",
     )
+    parser.add_argument(
+        "--manifest-only",
+        action="store_true",
+        default=os.environ.get("GREEN_AGENT_MANIFEST_ONLY", "") not in ("", "0"),
+        help="accept only datasets named in the manifest, never file paths or data dirs from a request "
+        "(for public deployments; env GREEN_AGENT_MANIFEST_ONLY=1)",
+    )
     args = parser.parse_args(argv)
     try:
-        assessor = load_assessor(args.assessor, AssessorContext(run_dir=args.run_dir))
+        context = AssessorContext(run_dir=args.run_dir, manifest_only=args.manifest_only)
+        assessor = load_assessor(args.assessor, context)
     except PluginError as exc:
         print(f"green_agent: error: {exc}", file=sys.stderr)
         return 2

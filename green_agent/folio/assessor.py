@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from green_agent.datasets.items import DatasetError, FolioItem
-from green_agent.datasets.manifest import LoadedDataset, resolve_dataset
+from green_agent.datasets.manifest import LoadedDataset, load_manifest, resolve_dataset
 from green_agent.folio.artifact import build_result
 from green_agent.folio.config import FolioConfig, parse_config
 from green_agent.folio.engine import ItemOutcome, assess, select_items
@@ -108,16 +108,29 @@ def _card_dict(card: Any) -> dict[str, Any]:
     return {"name": str(getattr(card, "name", "")), "version": str(getattr(card, "version", ""))}
 
 
+def _refuse_host_paths(dataset: str, data_dir: str | None) -> None:
+    """With ``--manifest-only``, a request may name manifest entries only, never files on this host."""
+    if data_dir is not None:
+        raise RequestError("config.data_dir", "not accepted by this green agent (it serves manifest datasets only)")
+    names = load_manifest().entries
+    if dataset not in names:
+        known = ", ".join(sorted(names))
+        raise RequestError("config.dataset", f"{dataset!r} is not a manifest dataset of this green agent (known: {known})")
+
+
 class FolioAssessor:
     """FOLIO: premises + conclusion -> True/False/Uncertain, scored against the gold label."""
 
     name = "folio"
 
-    def __init__(self, run_dir: Path) -> None:
+    def __init__(self, run_dir: Path, *, manifest_only: bool = False) -> None:
         self.run_dir = Path(run_dir)
+        self.manifest_only = manifest_only
 
     def validate(self, request: AssessmentRequest) -> FolioPlan:
         config = parse_config(request.config)
+        if self.manifest_only:
+            _refuse_host_paths(config.dataset, config.data_dir)
         try:
             dataset = resolve_dataset(config.dataset, split=config.split, data_dir=config.data_dir)
         except DatasetError as exc:
@@ -232,4 +245,4 @@ class FolioAssessor:
 
 def create(context: AssessorContext) -> FolioAssessor:
     """Plugin factory named by ``green_agent.server.ASSESSORS['folio']``."""
-    return FolioAssessor(context.run_dir)
+    return FolioAssessor(context.run_dir, manifest_only=context.manifest_only)

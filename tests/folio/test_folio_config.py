@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from green_agent.folio.config import FolioConfig, parse_config
@@ -55,3 +57,24 @@ def test_errors_name_the_field(config: dict, field: str, words: str) -> None:
     assert info.value.field == field
     assert words in info.value.message
     assert str(info.value).startswith(field + ":")
+
+
+def test_manifest_only_refuses_host_paths(tmp_path) -> None:
+    from green_agent.folio.assessor import FolioAssessor
+    from green_agent.protocol import AssessmentRequest
+
+    guarded = FolioAssessor(tmp_path, manifest_only=True)
+    people = {"p": "http://127.0.0.1:1/"}
+    sample = Path(__file__).parents[2] / "scenarios/folio/data/sample.jsonl"
+    with pytest.raises(RequestError) as err:
+        guarded.validate(AssessmentRequest(people, {"dataset": str(sample)}))
+    assert err.value.field == "config.dataset" and "not a manifest dataset" in err.value.message
+    with pytest.raises(RequestError) as err:
+        guarded.validate(AssessmentRequest(people, {"data_dir": "/etc"}))
+    assert err.value.field == "config.data_dir"
+    assert guarded.validate(AssessmentRequest(people, {"dataset": "folio-sample", "limit": 2})).items
+    assert (
+        FolioAssessor(tmp_path)
+        .validate(AssessmentRequest(people, {"dataset": str(sample), "limit": 2}))
+        .items
+    )

@@ -11,7 +11,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     LITELLM_LOCAL_MODEL_COST_MAP=True \
-    AGENTBEATS_MANIFEST=/app/scenarios/folio/manifest.toml
+    AGENTBEATS_MANIFEST=/app/scenarios/folio/manifest.toml \
+    GREEN_AGENT_MANIFEST_ONLY=1
 
 RUN apt-get update \
     && apt-get install -y --no-install-recommends curl \
