@@ -35,6 +35,8 @@ def result_item(outcome: ItemOutcome) -> dict[str, Any]:
         "kind": outcome.kind,
         "rule": outcome.rule,
     }
+    if outcome.usage is not None:
+        item["usage"] = outcome.usage
     if outcome.status != "ok" and outcome.raw:
         item["raw"] = outcome.raw[:ITEM_RAW_LIMIT]
     return item

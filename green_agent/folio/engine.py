@@ -64,6 +64,8 @@ class ItemOutcome:
     """Parsing rule that decided (``data``, ``answer_line``, ``last_line``, ``boxed``)."""
     raw: str | None
     """Reply text (and data parts) or failure payload, truncated to :data:`RAW_LIMIT`."""
+    usage: dict[str, Any] | None = None
+    """Tokens and cost the participant reported in a data part's ``usage``, sanitised; else ``None``."""
 
     def record(self) -> dict[str, Any]:
         """JSON-ready dict (journal line)."""
@@ -104,6 +106,25 @@ def _raw(reply: Reply | None, fallback: str | None) -> str | None:
     return text[:RAW_LIMIT]
 
 
+def _number(value: Any, limit: float) -> float | None:
+    """``value`` if it is a real number in ``[0, limit)``, else ``None`` (booleans are not numbers)."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < limit
+    return float(value) if ok else None
+
+
+def reported_usage(data: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The first ``usage`` a reply's data parts carry, reduced to sane numbers (it is participant input)."""
+    for part in data:
+        usage = part.get("usage") if isinstance(part, Mapping) else None
+        if isinstance(usage, Mapping):
+            return {
+                "prompt_tokens": int(_number(usage.get("prompt_tokens"), 1e12) or 0),
+                "completion_tokens": int(_number(usage.get("completion_tokens"), 1e12) or 0),
+                "cost_usd": _number(usage.get("cost_usd"), 1e6),
+            }
+    return None
+
+
 def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
     """Turn one call's result into an outcome (parsing the reply when one arrived)."""
     base = {"role": role, "id": item.id, "gold": item.label, "latency_ms": round(call.latency_ms, 3)}
@@ -121,6 +142,7 @@ def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
         )
     parsed = parse_answer(call.reply.text, call.reply.data)
     raw = _raw(call.reply, None)
+    usage = reported_usage(call.reply.data)
     if parsed.label is None:
         return ItemOutcome(
             **base,
@@ -131,6 +153,7 @@ def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
             kind=parsed.rule or "no_answer",
             rule=parsed.rule,
             raw=raw,
+            usage=usage,
         )
     return ItemOutcome(
         **base,
@@ -141,6 +164,7 @@ def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
         kind=None,
         rule=parsed.rule,
         raw=raw,
+        usage=usage,
     )
 
 

@@ -91,3 +91,20 @@ def test_no_substring_matching() -> None:
     assert normalise_answer("Unknown.") == "Uncertain"
     assert normalise_answer("the conclusion is False") == "False"
     assert parse_answer("Any mention of uncertain should not win\nblah").label is None
+
+
+def test_reported_usage_is_sanitised() -> None:
+    from green_agent.folio.engine import reported_usage
+
+    assert reported_usage([{"label": "True"}]) is None
+    assert reported_usage([{"usage": {"prompt_tokens": 11.0, "completion_tokens": 7, "cost_usd": 0.002}}]) == {
+        "prompt_tokens": 11,
+        "completion_tokens": 7,
+        "cost_usd": 0.002,
+    }
+    hostile = {"usage": {"prompt_tokens": -5, "completion_tokens": "many", "cost_usd": True, "extra": 1}}
+    assert reported_usage([{"usage": "lots"}, hostile]) == {
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "cost_usd": None,
+    }

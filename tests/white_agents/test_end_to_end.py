@@ -11,11 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonschema
 import pytest
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import Message, Part, Role, SendMessageRequest
 from google.protobuf.json_format import MessageToDict
 
+from green_agent.schemas import load_schema
 from tests.support.fake_llm import fake_llm
 from tests.white_agents.helpers import oracle, sample_items, serve, settings
 
@@ -82,9 +84,8 @@ async def test_green_agent_assesses_llm_agents_on_the_sample(tmp_path: Path) -> 
         assert part["correct"] == LIMIT, (role, part["items"])
         assert part["accuracy"] == 1.0 and part["score"] == 100.0
         assert part["runtime_error"] == 0 and part["parse_error"] == 0
+        # the agents' reported usage reaches the items and the cost summary (the fake LLM: 11 + 7 tokens)
+        assert all(it["usage"]["prompt_tokens"] == 11 for it in part["items"]), role
+        assert part["usage"]["prompt_tokens"] == 11 * LIMIT and part["usage"]["completion_tokens"] == 7 * LIMIT
     assert len(fake.requests) == 3 * LIMIT
-    schema_path = Path(__file__).resolve().parents[2] / "green_agent" / "schemas" / "folio-result.schema.json"
-    if schema_path.exists():
-        import jsonschema
-
-        jsonschema.validate(parts, json.loads(schema_path.read_text(encoding="utf-8")))
+    jsonschema.validate(parts, load_schema("folio-result"))
