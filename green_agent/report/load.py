@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,8 @@ class ReportData:
     """Role -> AgentBeats id (None for local runs)."""
     reproducibility: dict[str, Any] | None
     """The first reproducibility block found (separate part or inside a participant part)."""
+    texts: Mapping[str, tuple[list[str], str]] = field(default_factory=dict)
+    """Item id -> (premises, conclusion) from the assessed dataset, when it is available here."""
 
     @property
     def roles(self) -> list[str]:
@@ -89,7 +91,29 @@ def prepare_report(results: Mapping[str, Any]) -> ReportData:
         comparison=comparison,
         ids={str(p["role"]): ids.get(p["role"]) for p in participants},
         reproducibility=repro,
+        texts=dataset_texts(participants),
     )
+
+
+def dataset_texts(participants: list[dict[str, Any]]) -> dict[str, tuple[list[str], str]]:
+    """Premises and conclusion per item id, read from the assessed dataset (results carry ids only).
+
+    Best effort: the dataset is looked up by its manifest name and used only if its sha256 matches
+    the one recorded in the results; otherwise the report shows ids alone.
+    """
+    info = next((p["dataset"] for p in participants if isinstance(p.get("dataset"), Mapping)), None)
+    if info is None or not info.get("name"):
+        return {}
+    from green_agent.datasets.items import DatasetError
+    from green_agent.datasets.manifest import resolve_dataset
+
+    try:
+        loaded = resolve_dataset(str(info["name"]), split=info.get("split"))
+    except (DatasetError, OSError, ValueError):
+        return {}
+    if info.get("sha256") and loaded.sha256 != info["sha256"]:
+        return {}
+    return {item.id: (list(item.premises), item.conclusion) for item in loaded.items}
 
 
 def load_report(path: Path) -> ReportData:

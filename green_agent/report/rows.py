@@ -40,6 +40,8 @@ def item_rows(report: ReportData) -> list[dict[str, Any]]:
         seen = [it for it in items if it is not None]
         answers = {answer(it) for it in seen}
         premises, conclusion = _texts(items)
+        if not premises and item_id in report.texts:
+            premises, conclusion = report.texts[item_id]
         cells = [
             None
             if it is None

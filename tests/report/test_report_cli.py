@@ -129,3 +129,29 @@ def test_module_entry_point(tmp_path: Path) -> None:
         [sys.executable, "-m", "green_agent.report", str(bad)], capture_output=True, text=True
     )
     assert proc.returncode == 2 and proc.stderr.startswith("agentbeats report: error:")
+
+
+def test_item_texts_come_from_the_assessed_dataset() -> None:
+    from green_agent.datasets.manifest import resolve_dataset
+    from green_agent.report.load import prepare_report
+    from green_agent.report.rows import item_rows
+
+    sample = resolve_dataset("folio-sample")
+    first = sample.items[0]
+    item = {
+        "id": first.id,
+        "gold": first.label,
+        "predicted": first.label,
+        "status": "ok",
+        "correct": True,
+        "latency_ms": 5.0,
+        "attempts": 1,
+        "error": None,
+    }
+    part = {"kind": "participant", "role": "a", "items": [item], "dataset": sample.info()}
+    (row,) = item_rows(prepare_report({"participants": {"a": None}, "results": [part]}))
+    assert row["premises"] == list(first.premises) and row["conclusion"] == first.conclusion
+
+    part["dataset"] = {**sample.info(), "sha256": "0" * 64}  # another version of the data: ids only
+    (row,) = item_rows(prepare_report({"participants": {"a": None}, "results": [part]}))
+    assert row["premises"] == [] and row["conclusion"] is None
