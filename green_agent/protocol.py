@@ -99,7 +99,11 @@ class Transport(Protocol):
 
 
 ProgressCallback = Callable[[str, Mapping[str, Any]], Awaitable[None]]
-"""``await progress(summary_text, counts)``: forwarded to the client as a ``working`` update."""
+"""``await progress(summary_text, counts)``: forwarded to the client as a ``working`` update.
+
+``counts`` maps each role to at least ``{"done": n, "total": m}`` (extra numeric keys are shown
+too); the update's data part is ``{"progress": counts}``, which the harness draws as bars.
+"""
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,10 @@ class AnomalyAssessor:
             done[(rec["role"], rec["episode_id"], rec["feedback"])] = rec
         total = len(plan.episodes) * len(plan.participants)
         finished = [sum(1 for k in done if k[0] in plan.participants)]
+        counts = {
+            role: {"done": sum(1 for k in done if k[0] == role), "total": len(plan.episodes)}
+            for role in plan.participants
+        }
 
         async def one(role: str, url: str, spec: EpisodeSpec, gate: asyncio.Semaphore) -> dict[str, Any]:
             key = (role, spec.episode_id, spec.feedback)
@@ -117,14 +121,15 @@ class AnomalyAssessor:
                 record = await run_episode(transport, url, role, spec, plan)
             journal.append(record)
             finished[0] += 1
-            await progress(f"{finished[0]}/{total} episodes finished", {"done": finished[0], "total": total})
+            counts[role]["done"] += 1
+            await progress(f"{finished[0]}/{total} episodes finished", counts)
             return record
 
         async def participant(role: str, url: str) -> list[dict[str, Any]]:
             gate = asyncio.Semaphore(plan.config.concurrency)
             return list(await asyncio.gather(*(one(role, url, s, gate) for s in plan.episodes)))
 
-        await progress(f"0/{total} episodes finished", {"done": finished[0], "total": total})
+        await progress(f"{finished[0]}/{total} episodes finished", counts)
         results = await asyncio.gather(*(participant(r, u) for r, u in plan.participants.items()))
         elapsed = time.monotonic() - start
         parts = [

@@ -111,11 +111,15 @@ def _card_dict(card: Any) -> dict[str, Any]:
 def _refuse_host_paths(dataset: str, data_dir: str | None) -> None:
     """With ``--manifest-only``, a request may name manifest entries only, never files on this host."""
     if data_dir is not None:
-        raise RequestError("config.data_dir", "not accepted by this green agent (it serves manifest datasets only)")
+        raise RequestError(
+            "config.data_dir", "not accepted by this green agent (it serves manifest datasets only)"
+        )
     names = load_manifest().entries
     if dataset not in names:
         known = ", ".join(sorted(names))
-        raise RequestError("config.dataset", f"{dataset!r} is not a manifest dataset of this green agent (known: {known})")
+        raise RequestError(
+            "config.dataset", f"{dataset!r} is not a manifest dataset of this green agent (known: {known})"
+        )
 
 
 class FolioAssessor:
@@ -214,9 +218,9 @@ class FolioAssessor:
             text = "; ".join(
                 f"{r}: {c['done']}/{c['total']} done, {c['correct']} correct" for r, c in counts.items()
             )
-            await progress(f"Assessing FOLIO — {text}", {"participants": counts})
+            await progress(f"Assessing FOLIO — {text}", counts)
 
-        await progress(f"Assessing {total} FOLIO items ({plan.dataset.name})", {"participants": counts})
+        await progress(f"Assessing {total} FOLIO items ({plan.dataset.name})", counts)
         try:
             outcomes = await assess(
                 plan.participants,

@@ -12,6 +12,7 @@ import pytest
 from green_agent.folio.assessor import FolioAssessor, create
 from green_agent.folio.config import parse_config
 from green_agent.folio.engine import select_items
+from green_agent.harness.display import progress_counts
 from green_agent.protocol import Assessor, AssessorContext
 from green_agent.schemas import load_schema
 from green_agent.server import load_assessor
@@ -55,8 +56,10 @@ async def test_good_and_naive_participants(tmp_path: Path, sample_items) -> None
     comparison = result.parts[-1]
     assert comparison["kind"] == "comparison" and comparison["pairs"][0]["a"] == "good"
     assert "good: 100.0/100" in result.summary and not result.summary.lstrip().startswith("{")
-    final = progress.calls[-1][1]["participants"]
+    final = progress.calls[-1][1]
     assert final["good"]["done"] == final["good"]["total"] == 12 and final["naive"]["done"] == 12
+    bars = progress_counts({"progress": final})  # the shape the harness draws as progress bars
+    assert bars is not None and bars["naive"]["total"] == 12
     repro = parts["good"]["reproducibility"]
     assert repro["participants"]["good"]["name"] == "test participant (correct)"
     assert repro["config"]["seed"] == 1 and repro["dataset"]["sha256"] == parts["good"]["dataset"]["sha256"]
