@@ -21,9 +21,9 @@ from green_agent.cleaning.llm import CachedLLM
 from green_agent.cleaning.refine import refine, verify_proposal
 from green_agent.cleaning.state import Attempt, ItemState, RunState
 from green_agent.cleaning.structured import MalformedReply
-from green_agent.cleaning.verify_stage import NEEDS_AGENTS, parse_detail, verify
+from green_agent.cleaning.verify_stage import NEEDS_AGENTS, parse_detail
 from green_agent.datasets.items import FolioItem
-from green_agent.verify.check import ItemCheck
+from green_agent.verify.check import ItemCheck, verify_items
 
 LABEL_CHANGE_POLICIES: tuple[str, ...] = ("review", "apply")
 """What to do with a label change that re-verifies: queue it for confirmation, or apply it."""
@@ -59,7 +59,7 @@ def run_verify_stage(items: Sequence[FolioItem], state: RunState, settings: Clea
         state.save(ItemState(id=check.id, check=data, outcome="passed" if check.status == "agrees" else None))
 
     if todo:
-        verify(
+        verify_items(
             todo, prover=settings.prover, timeout_ms=settings.timeout_ms, jobs=settings.jobs, on_result=record
         )
 

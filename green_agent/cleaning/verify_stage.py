@@ -7,28 +7,16 @@ when it cannot be repaired by them (no FOL at all, a checker crash).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from green_agent.datasets.items import FolioItem
-from green_agent.verify.check import ItemCheck, check_item, verify_items
+from green_agent.verify.check import ItemCheck, check_item
 
 NEEDS_AGENTS: frozenset[str] = frozenset({"disagrees", "unparsable", "inconsistent", "unknown"})
 """Statuses the critique and refiner agents work on."""
 STRAIGHT_TO_REVIEW: frozenset[str] = frozenset({"not_checkable", "error"})
 """Statuses that go to human review without an agent attempt."""
-
-
-def verify(
-    items: Sequence[FolioItem],
-    *,
-    prover: str = "z3",
-    timeout_ms: int = 5000,
-    jobs: int = 1,
-    on_result: Callable[[ItemCheck], None] | None = None,
-) -> list[ItemCheck]:
-    """Verify every item (in input order)."""
-    return verify_items(items, prover=prover, timeout_ms=timeout_ms, jobs=jobs, on_result=on_result)
 
 
 def recheck(
