@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from green_agent.cli_args import PROVER_TIMEOUT_MS
+
 ROOT = Path(__file__).resolve().parents[1]
 PAPER = {"passed_directly": 674, "after_repair": 23, "problematic": 304, "total": 1001}
 
@@ -26,7 +28,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=str(ROOT.parent / "shared/data/folio/folio_v2_train.jsonl"))
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--timeout-ms", type=int, default=5000)
+    parser.add_argument("--timeout-ms", type=int, default=PROVER_TIMEOUT_MS)
     args = parser.parse_args()
     data = Path(args.data)
     if not data.is_file():

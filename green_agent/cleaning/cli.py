@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from green_agent.cli_args import PROVER_TIMEOUT_MS, non_negative_int, positive_int
+
 EXIT_OK, EXIT_DIFFERENT, EXIT_BAD_INPUT, EXIT_LLM_DOWN = 0, 1, 2, 3
 _FORMATS = ["auto", "v1", "v2", "sample", "cleaned-csv"]
 
@@ -35,17 +37,22 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--api-base", default=None, help="OpenAI-compatible base URL (env LLM_API_BASE)")
     p.add_argument(
-        "--max-rounds", type=_positive, default=3, help="critique+refine rounds per item (default: 3)"
+        "--max-rounds", type=positive_int, default=3, help="critique+refine rounds per item (default: 3)"
     )
     p.add_argument("--prover", default="z3", choices=["z3", "eprover", "both"], help="default: z3")
-    p.add_argument("--timeout-ms", type=_positive, default=5000, help="per prover query (default: 5000)")
-    p.add_argument("--jobs", type=_positive, default=1, help="processes for stage 1 (default: 1)")
+    p.add_argument(
+        "--timeout-ms",
+        type=positive_int,
+        default=PROVER_TIMEOUT_MS,
+        help="per prover query (default: %(default)s)",
+    )
+    p.add_argument("--jobs", type=positive_int, default=1, help="processes for stage 1 (default: 1)")
     p.add_argument("--offline", action="store_true", help="stage 1 only; unconfirmed items wait in the queue")
     p.add_argument(
-        "--json-retries", type=_non_negative, default=2, help="retries after malformed JSON (default: 2)"
+        "--json-retries", type=non_negative_int, default=2, help="retries after malformed JSON (default: 2)"
     )
     p.add_argument(
-        "--llm-retries", type=_non_negative, default=2, help="retries after HTTP errors (default: 2)"
+        "--llm-retries", type=non_negative_int, default=2, help="retries after HTTP errors (default: 2)"
     )
     p.add_argument("--llm-timeout", type=float, default=120.0, help="seconds per LLM request (default: 120)")
     p.add_argument(
@@ -75,23 +82,6 @@ def register(subparsers: Any) -> None:
     d.add_argument("--format-b", default="auto", choices=_FORMATS)
     d.add_argument("--labels-only", action="store_true", help="report label differences only")
     d.set_defaults(func=run_diff)
-
-
-def _positive(text: str) -> int:
-    value = _non_negative(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
-    return value
 
 
 def _fail(command: str, message: str) -> int:

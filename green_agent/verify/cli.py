@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from green_agent.cli_args import PROVER_TIMEOUT_MS, positive_int
+
 EXIT_OK, EXIT_FAILED_ITEMS, EXIT_BAD_INPUT = 0, 1, 2
 
 EPILOG = """\
@@ -55,16 +57,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--timeout-ms",
-        type=_positive_int,
-        default=1000,
-        help=(
-            "per prover query (default: %(default)s; FOLIO problems solve in ~10 ms, and the few Z3 cannot"
-            " decide stay undecided at 5000)"
-        ),
+        type=positive_int,
+        default=PROVER_TIMEOUT_MS,
+        help="per prover query (default: %(default)s)",
     )
     parser.add_argument(
         "--jobs",
-        type=_positive_int,
+        type=positive_int,
         default=1,
         help="worker processes (default: %(default)s; 0 is not allowed)",
     )
@@ -73,16 +72,6 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
 
 
 def _fail(message: str) -> int:
