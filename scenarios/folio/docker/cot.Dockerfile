@@ -19,7 +19,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY requirements-llm.lock ./
 RUN pip install --require-hashes --no-deps -r requirements-llm.lock
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY green_agent ./green_agent
 COPY white_agents ./white_agents
 COPY scenarios ./scenarios
