@@ -97,7 +97,9 @@ def test_reported_usage_is_sanitised() -> None:
     from green_agent.folio.engine import reported_usage
 
     assert reported_usage([{"label": "True"}]) is None
-    assert reported_usage([{"usage": {"prompt_tokens": 11.0, "completion_tokens": 7, "cost_usd": 0.002}}]) == {
+    assert reported_usage(
+        [{"usage": {"prompt_tokens": 11.0, "completion_tokens": 7, "cost_usd": 0.002}}]
+    ) == {
         "prompt_tokens": 11,
         "completion_tokens": 7,
         "cost_usd": 0.002,
