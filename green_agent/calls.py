@@ -86,12 +86,18 @@ async def call_participant(
                 return CallResult("ok", reply, None, None, attempts, elapsed_ms())
             except TransportError as exc:
                 if not exc.retryable or attempts > budget.max_retries:
-                    return CallResult("runtime_error", None, exc.kind, exc.detail, attempts, elapsed_ms(), exc.raw)
+                    return CallResult(
+                        "runtime_error", None, exc.kind, exc.detail, attempts, elapsed_ms(), exc.raw
+                    )
                 ceiling = min(budget.backoff_max_s, budget.backoff_base_s * 2 ** (attempts - 1))
                 await asyncio.sleep(rng.uniform(0, ceiling))
 
     try:
         return await asyncio.wait_for(attempt_until_final(), limit)
     except asyncio.TimeoutError:
-        what = "deadline of the run reached" if kind == "deadline" else f"no reply within {budget.timeout_s:g} s"
-        return CallResult("timeout", None, kind, what, max(attempts, 1) if kind == "timeout" else attempts, elapsed_ms())
+        what = (
+            "deadline of the run reached" if kind == "deadline" else f"no reply within {budget.timeout_s:g} s"
+        )
+        return CallResult(
+            "timeout", None, kind, what, max(attempts, 1) if kind == "timeout" else attempts, elapsed_ms()
+        )

@@ -101,7 +101,11 @@ def _classify(exc: BaseException) -> TransportError:
         return TransportError("card_unavailable", text, retryable=True)
     if isinstance(exc, A2AClientError):
         if "HTTP Error" in text:
-            return TransportError("http_status", text, retryable=any(f" {c}" in text for c in ("500", "502", "503", "504", "429")))
+            return TransportError(
+                "http_status",
+                text,
+                retryable=any(f" {c}" in text for c in ("500", "502", "503", "504", "429")),
+            )
         return TransportError("invalid_response", text)
     if isinstance(exc, A2AError):
         return TransportError("jsonrpc_error", f"{type(exc).__name__}: {text}")
@@ -163,7 +167,9 @@ class _Fold:
 
     def reply(self) -> Reply:
         if self.state is None:
-            raise TransportError("invalid_response", "the stream ended without a terminal task state or message")
+            raise TransportError(
+                "invalid_response", "the stream ended without a terminal task state or message"
+            )
         texts = self.texts or ([self._status_text] if self._status_text else [])
         if self.state in ("failed", "rejected", "canceled", "auth_required"):
             detail = (self._status_text or "\n".join(self.texts))[:500]

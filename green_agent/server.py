@@ -47,7 +47,7 @@ def create_app(assessor: Assessor, card_url: str) -> Starlette:
     card = agent_card(
         name=f"agentified-assessment green agent ({assessor.name})",
         description=(
-            "Assessor (green) agent: send {\"participants\": {role: url}, \"config\": {...}}; it assesses every "
+            'Assessor (green) agent: send {"participants": {role: url}, "config": {...}}; it assesses every '
             "participant over A2A with budgets, strict answer parsing and structured failures, and returns a "
             "'Result' artifact."
         ),
@@ -93,5 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     except PluginError as exc:
         print(f"green_agent: error: {exc}", file=sys.stderr)
         return 2
-    serve(create_app(assessor, card_url_from_args(args)), host=args.host, port=args.port, log_level=args.log_level)
+    serve(
+        create_app(assessor, card_url_from_args(args)),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+    )
     return 0

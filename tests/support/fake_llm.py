@@ -58,7 +58,9 @@ def _completion(content: str, model: str) -> dict[str, Any]:
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+        ],
         "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
     }
 
@@ -75,7 +77,13 @@ def _app(fake: FakeLLM) -> Starlette:
             await asyncio.sleep(float(entry["hang"]))
             entry = {k: v for k, v in entry.items() if k != "hang"} or {"content": "late"}
         if "status" in entry:
-            err = {"error": {"message": entry.get("message", "scripted failure"), "type": "server_error", "code": entry["status"]}}
+            err = {
+                "error": {
+                    "message": entry.get("message", "scripted failure"),
+                    "type": "server_error",
+                    "code": entry["status"],
+                }
+            }
             return JSONResponse(err, status_code=int(entry["status"]))
         return JSONResponse(_completion(str(entry["content"]), body.get("model", "fake")))
 

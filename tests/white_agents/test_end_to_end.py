@@ -86,6 +86,8 @@ async def test_green_agent_assesses_llm_agents_on_the_sample(tmp_path: Path) -> 
         assert part["runtime_error"] == 0 and part["parse_error"] == 0
         # the agents' reported usage reaches the items and the cost summary (the fake LLM: 11 + 7 tokens)
         assert all(it["usage"]["prompt_tokens"] == 11 for it in part["items"]), role
-        assert part["usage"]["prompt_tokens"] == 11 * LIMIT and part["usage"]["completion_tokens"] == 7 * LIMIT
+        assert (
+            part["usage"]["prompt_tokens"] == 11 * LIMIT and part["usage"]["completion_tokens"] == 7 * LIMIT
+        )
     assert len(fake.requests) == 3 * LIMIT
     jsonschema.validate(parts, load_schema("folio-result"))
