@@ -19,7 +19,7 @@ from white_agents.autoformalizer.checks import (
     python_syntax_error,
 )
 from white_agents.autoformalizer.fol_mode import FormulaBlockError, parse_formula_block
-from white_agents.common.llm import ConfigError, Usage, add_llm_args, settings_from_args
+from white_agents.common.llm import ConfigError, LLMSettings, Usage, add_llm_args, settings_from_args
 from white_agents.common.task import TaskFormatError, final_answer_label, parse_task
 
 
@@ -65,6 +65,28 @@ def test_missing_model_exits_2_with_one_line(module):
     assert out.returncode == 2
     assert out.stderr.strip().count("\n") == 0
     assert "no LLM model configured: pass --model or set LLM_MODEL" in out.stderr
+
+
+def test_missing_provider_key_exits_2_with_one_line():
+    env = {k: v for k, v in os.environ.items() if k not in ("LLM_MODEL", "LLM_API_KEY", "LLM_API_BASE")}
+    for key in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        env.pop(key, None)
+    cmd = [sys.executable, "-m", "white_agents.cot", "--port", "1", "--model", "gemini/gemini-2.5-flash"]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip().count("\n") == 0
+    assert "no API key for gemini/gemini-2.5-flash" in out.stderr and "GEMINI_API_KEY" in out.stderr
+
+
+def test_credentials_check_trusts_api_base_and_unknown_providers():
+    from green_agent.llm import load_litellm
+    from white_agents.common.server import missing_credentials
+
+    litellm = load_litellm()
+    base = LLMSettings(model="openai/test", api_base="http://127.0.0.1:1/v1")
+    assert missing_credentials(litellm, base) is None
+    assert missing_credentials(litellm, LLMSettings(model="ollama/llama3")) is None
+    assert missing_credentials(litellm, LLMSettings(model="openai/x", api_key="k")) is None
 
 
 def test_parse_task_data_part_and_text_only():

@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from a2a.types import AgentSkill
 from starlette.applications import Starlette
@@ -23,6 +24,42 @@ def create_agent_app(
     """The ASGI app serving ``agent`` with a card advertising ``url``."""
     card = agent_card(name=agent.name, description=description, url=url, skills=skills)
     return build_app(FolioAgentExecutor(agent), card)
+
+
+KEYED_PROVIDERS = frozenset(
+    {
+        "gemini",
+        "openai",
+        "anthropic",
+        "mistral",
+        "groq",
+        "deepseek",
+        "xai",
+        "cohere",
+        "openrouter",
+        "together_ai",
+    }
+)
+"""Providers whose credentials are always an environment key, so a missing one is certainly an error."""
+
+
+def missing_credentials(litellm: Any, settings: LLMSettings) -> str | None:
+    """Why the model cannot be called (its API key is not set), or None.
+
+    Checked only for providers that always need a key, and only when neither ``--api-base`` nor
+    ``LLM_API_KEY`` is given; other providers (Vertex, Bedrock, Ollama, ...) authenticate in ways
+    this check cannot see.
+    """
+    provider = settings.model.split("/", 1)[0]
+    if settings.api_base or settings.api_key or provider not in KEYED_PROVIDERS:
+        return None
+    env = litellm.validate_environment(model=settings.model)
+    missing = env.get("missing_keys") or []
+    if env.get("keys_in_environment") or not missing:
+        return None
+    return (
+        f"no API key for {settings.model}: set {' or '.join(missing)} (or pass --api-base for a local server)"
+    )
 
 
 def run_llm_agent(
@@ -47,7 +84,11 @@ def run_llm_agent(
     except ConfigError as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
-    load_litellm()  # pay the import at startup, not on the first task
+    litellm = load_litellm()  # pay the import at startup, not on the first task
+    problem = missing_credentials(litellm, settings)
+    if problem:
+        print(f"{prog}: error: {problem}", file=sys.stderr)
+        return 2
     log.info("%s serving on %s:%d with model %s", prog, args.host, args.port, settings.model)
     serve(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
