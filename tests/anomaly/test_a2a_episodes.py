@@ -16,6 +16,7 @@ from tests.support.servers import free_port
 from white_agents.anomaly_baseline.__main__ import create_app as baseline_app
 from white_agents.anomaly_baseline.policy import BaselinePolicy
 from white_agents.anomaly_llm.__main__ import create_app as llm_app
+from white_agents.common.llm import LLMSettings
 
 TWO_DOCS = {"documents": ["news-harbor-bridge", "manual-kettle"], "depths": ["shallow", "deep"], "seed": 3}
 
@@ -154,7 +155,8 @@ def test_llm_agent_through_a_scripted_endpoint(tmp_path):
     ]
     with fake_llm(script) as fake:
         port = free_port()
-        app = llm_app(f"http://127.0.0.1:{port}/", "openai/test", fake.url)
+        settings = LLMSettings(model="openai/test", api_base=fake.url, api_key="unused", request_timeout_s=60)
+        app = llm_app(f"http://127.0.0.1:{port}/", settings)
         part = participant_parts(
             assess(tmp_path, {"llm": (app, port)}, {"documents": ["manual-kettle"], "timeout_s": 150})
         )["llm"]

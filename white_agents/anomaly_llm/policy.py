@@ -8,13 +8,11 @@ answer with none is passed on as text (the environment records it as an invalid 
 
 from __future__ import annotations
 
-import asyncio
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from green_agent.anomaly.actions import ActionError, extract
-from green_agent.llm import load_litellm
+from white_agents.common.llm import LLMClient
 
 MEMORY_ITEMS = 40
 SYSTEM = """You hunt anomalies planted in a document, acting in an environment one step at a time.
@@ -39,18 +37,11 @@ class Memory:
         return "\n".join(f"- {i}" for i in self.items) or "- (nothing yet)"
 
 
-async def _litellm() -> Any:
-    """Import litellm lazily, in a worker thread (the import takes seconds; the server keeps serving)."""
-    return await asyncio.to_thread(load_litellm)
-
-
 class LLMPolicy:
     """One episode of the LLM agent."""
 
-    def __init__(self, model: str, api_base: str | None = None, timeout_s: float = 120.0) -> None:
-        self.model = model
-        self.api_base = api_base
-        self.timeout_s = timeout_s
+    def __init__(self, llm: LLMClient) -> None:
+        self.llm = llm
         self.memory = Memory()
         self.last_action: dict[str, Any] | None = None
 
@@ -88,14 +79,5 @@ class LLMPolicy:
         return action
 
     async def _complete(self, prompt: str) -> str:
-        litellm = await _litellm()
-        response = await litellm.acompletion(
-            model=self.model,
-            messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}],
-            api_base=self.api_base,
-            # a local OpenAI-compatible server needs no key, but the client insists on one
-            api_key=os.environ.get("ANOMALY_LLM_API_KEY") or ("not-needed" if self.api_base else None),
-            timeout=self.timeout_s,
-            temperature=0,
-        )
-        return response.choices[0].message.content or ""
+        messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}]
+        return (await self.llm.complete(messages)).text
