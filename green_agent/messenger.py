@@ -77,14 +77,19 @@ def _http_client() -> httpx.AsyncClient:
     )
 
 
-def _classify(exc: BaseException) -> TransportError:
-    """Map an SDK/httpx exception chain to a DESIGN §3 runtime-error kind."""
+def cause_chain(exc: BaseException, limit: int = 10) -> list[BaseException]:
+    """``exc`` and the exceptions it was raised from (``__cause__``/``__context__``), outermost first."""
     chain: list[BaseException] = []
     cur: BaseException | None = exc
-    while cur is not None and len(chain) < 10:
+    while cur is not None and len(chain) < limit:
         chain.append(cur)
         cur = cur.__cause__ or cur.__context__
-    for e in chain:
+    return chain
+
+
+def _classify(exc: BaseException) -> TransportError:
+    """Map an SDK/httpx exception chain to a DESIGN §3 runtime-error kind."""
+    for e in cause_chain(exc):
         if isinstance(e, _ResponseTooLarge):
             return TransportError("response_too_large", "reply exceeds max_response_bytes")
         if isinstance(e, httpx.ConnectError):

@@ -18,6 +18,8 @@ from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import Message, Part, Role, SendMessageRequest, StreamResponse, TaskState
 from google.protobuf.json_format import MessageToDict
 
+from green_agent.messenger import cause_chain
+
 RESULT_ARTIFACT = "Result"
 """Name of the artifact holding the results (AgentBeats convention)."""
 
@@ -165,11 +167,7 @@ class StreamFold:
 
 def _describe(exc: BaseException) -> str:
     """One line naming the innermost cause of a transport failure."""
-    chain: list[BaseException] = []
-    cur: BaseException | None = exc
-    while cur is not None and len(chain) < 10:
-        chain.append(cur)
-        cur = cur.__cause__ or cur.__context__
+    chain = cause_chain(exc)
     root = next((e for e in reversed(chain) if isinstance(e, httpx.HTTPError)), chain[-1])
     text = " ".join(str(root).split()) or type(root).__name__
     return f"{type(root).__name__}: {text}" if type(root).__name__ not in text else text
