@@ -1,7 +1,8 @@
 # Green agent: the text-anomaly assessor (documents ship in scenarios/anomaly/documents).
 # Build from the repository root (the images are linux/amd64, as AgentBeats runs them):
 #   docker build --platform linux/amd64 -f scenarios/anomaly/docker/green.Dockerfile -t agentified-anomaly-green .
-# Runs as uid 10001 in a root-owned /app; the only writable place it needs is $AGENTBEATS_RUN_DIR (/var/lib/agentified/runs, the assessment journals).
+# Runs as uid 10001 in a root-owned /app; the only place it writes is $AGENTBEATS_RUN_DIR
+# (/var/lib/agentified/runs: the journals that let a repeated assessment resume).
 # The health check fetches the agent card on $AGENT_PORT, which is also the default --port.
 # Amber runs the image with the full command from scenarios/anomaly/amber/green.json5.
 FROM python:3.11.16-slim-bookworm
@@ -21,6 +22,7 @@ COPY green_agent ./green_agent
 COPY white_agents ./white_agents
 COPY scenarios ./scenarios
 RUN pip install --no-cache-dir --no-deps . \
+    && rm -rf build ./*.egg-info \
     && useradd --no-log-init --create-home --uid 10001 --user-group agent \
     && install -d -o 10001 -g 10001 /var/lib/agentified/runs
 

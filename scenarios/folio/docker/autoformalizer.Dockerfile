@@ -26,6 +26,7 @@ COPY green_agent ./green_agent
 COPY white_agents ./white_agents
 COPY scenarios ./scenarios
 RUN pip install --no-cache-dir --no-deps . \
+    && rm -rf build ./*.egg-info \
     && useradd --no-log-init --create-home --uid 10001 --user-group agent
 
 USER 10001:10001
