@@ -69,6 +69,31 @@ FOREIGN_FILES: dict[str, Any] = {
         "participants": {'a"b': "id-quoted"},
         "results": [{"role": 'a"b', "total": 5, "correct": 5, "answered": 5, "tp": 1, "episodes_total": 1}],
     },
+    "foreign-impossible-counts": {
+        "participants": {"agent": "id-impossible", "other": "id-negative"},
+        "results": [
+            {
+                "role": "agent",
+                "total": 3,
+                "correct": 5,
+                "answered": 3,
+                "tp": 2,
+                "fp": 0,
+                "fn": 0,
+                "episodes_total": 1,
+            },
+            {
+                "role": "other",
+                "total": -4,
+                "correct": -4,
+                "answered": -4,
+                "tp": -1,
+                "fp": 0,
+                "fn": 0,
+                "episodes_total": -1,
+            },
+        ],
+    },
     "foreign-top-level-array": [1, 2, 3],
     "foreign-no-results": {"status": "completed", "participants": {"agent": "id-foreign"}},
 }
