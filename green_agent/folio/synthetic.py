@@ -6,9 +6,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .compare import compare
-from .metrics import summarize_items
-from .repro import reproducibility_block
+from green_agent.report.compare import compare
+from green_agent.report.metrics import summarize_items
+from green_agent.report.repro import reproducibility_block
 
 LABELS = ("True", "False", "Uncertain")
 _KINDS = ("connection_refused", "http_status", "jsonrpc_error", "task_failed")
@@ -71,6 +71,7 @@ def participant_part(role: str, items: list[dict[str, Any]], dataset: Mapping[st
     time_used = sum(it["latency_ms"] or 0 for it in items) / 1000
     return {
         "kind": "participant",
+        "assessor": "folio",
         "role": role,
         **summary,
         "time_used": round(time_used, 3),
