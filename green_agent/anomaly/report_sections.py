@@ -54,7 +54,7 @@ def _ratio(value: Any) -> str:
 def _found(s: Mapping[str, Any]) -> str:
     if not s.get("planted"):
         return "–"
-    return f"{s.get('found')}/{s.get('planted')} · {fmt.pct(s.get('recall'))}"
+    return f"{fmt.plain(s.get('found'))}/{fmt.plain(s.get('planted'))} · {fmt.pct(s.get('recall'))}"
 
 
 PROCESS = (
@@ -134,13 +134,16 @@ def anomalies(view: ResultView) -> list[Block]:
 
 def _episode_anomalies(role: str, e: Mapping[str, Any]) -> list[list[Cell | str]]:
     reports = [r for r in e.get("reports") or [] if not r.get("duplicate")]
-    by_planted = {m.get("planted"): m.get("report") for m in e.get("matches") or []}
+    # numbers may come back as floats (the A2A transport carries JSON numbers as doubles)
+    by_planted = {
+        m.get("planted"): int(m["report"]) for m in e.get("matches") or [] if fmt.is_num(m.get("report"))
+    }
     matched = set(by_planted.values())
     episode = str(e.get("episode_id"))
     rows: list[list[Cell | str]] = []
     for a in e.get("planted") or []:
         k = by_planted.get(a.get("id"))
-        report = reports[k] if isinstance(k, int) and k < len(reports) else None
+        report = reports[k] if k is not None and 0 <= k < len(reports) else None
         planted = Cell(f"{a.get('type')} ({a.get('depth')})", details=(str(a.get("description") or ""),))
         got = "–" if report is None else str(report.get("type"))
         outcome = Cell("found", tone="ok") if report is not None else Cell("missed", tone="fail")

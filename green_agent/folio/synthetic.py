@@ -33,7 +33,13 @@ def make_items(
     for i in range(n):
         gold = LABELS[(i * 7) % 3]
         roll = rng.random()
-        item: dict[str, Any] = {"id": f"folio-{i:04d}", "gold": gold, "attempts": 1, "error": None}
+        item: dict[str, Any] = {
+            "id": f"folio-{i:04d}",
+            "gold": gold,
+            "attempts": 1,
+            "error": None,
+            "kind": None,
+        }
         if roll < fail_rate:
             status = rng.choice(("timeout", "runtime_error", "runtime_error", "parse_error"))
             item |= {"predicted": None, "status": status, "correct": False}

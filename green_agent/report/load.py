@@ -110,7 +110,7 @@ def prepare_report(results: Mapping[str, Any]) -> ReportData:
     declaration = declaration_for(first) or GENERIC
     participants, others = [], []
     for i, part in enumerate(checked):
-        if is_participant_part(part) and declaration.claims(part):
+        if is_participant_part(part) and (declaration is GENERIC or declaration.claims(part)):
             participants.append(_complete(i, part, declaration))
         else:
             others.append(part)
