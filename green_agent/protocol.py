@@ -243,6 +243,8 @@ class ResultDeclaration:
     """Fill derived fields of a part that lacks them (older or hand-made results); may raise ValueError."""
     summary_note: str = ""
     """One sentence under the summary table: how to read its numbers."""
+    notices: Callable[[ResultView], Sequence[str]] | None = None
+    """Lines every view shows above the summary (e.g. items resumed from an earlier run)."""
 
     def claims(self, part: Mapping[str, Any]) -> bool:
         """Whether ``part`` is one of this assessor's participant parts."""

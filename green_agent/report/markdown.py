@@ -37,7 +37,9 @@ def _block(block: Block) -> list[str]:
 def render_markdown(report: ReportData) -> str:
     """Summary, then every declared section (tables and text), then reproducibility."""
     decl = report.declaration
-    out = [f"# {decl.title} assessment report", "", "## Summary", ""]
+    out = [f"# {decl.title} assessment report", ""]
+    out += [f"> {cell(n)}" for n in (decl.notices(report.view) if decl.notices else [])]
+    out += ["", "## Summary", ""]
     if decl.summary_note:
         out += [decl.summary_note, ""]
     summary = summary_table(report, ids=True)

@@ -81,3 +81,17 @@ def test_harness_table_reads_at_80_columns() -> None:
     assert max(map(len, text.splitlines())) <= 80
     assert "…" not in text and "a-long-participant-name" in text
     assert "accuracy ↑" in text and "[" in text  # the interval is shown whole
+
+
+def test_resumed_items_are_announced_in_every_view(results: dict[str, Any]) -> None:
+    from green_agent.report.markdown import render_markdown
+    from green_agent.report.terminal import print_report
+
+    results["results"][0]["resumed_items"] = 12
+    report = prepare_report(results)
+    line = f"{results['results'][0]['role']}: 12 of 60 items resumed from an earlier run's journal"
+    assert f'<p class="notice">{line}</p>'.replace("'", "&#39;") in render_html(report)
+    assert f"> {line}" in render_markdown(report)
+    out = io.StringIO()
+    print_report(report, Console(file=out, width=120))
+    assert line in out.getvalue()
