@@ -27,7 +27,7 @@ def detection(view: ResultView) -> list[Block]:
         plots.Series(str(p["role"]), [(p.get("per_type") or {}).get(t, {}).get("f1") or 0.0 for t in types])
         for p in parts
     ]
-    figure = plots.grouped_bars(types, series, "F1 per anomaly type")
+    figure = Figure(lambda: plots.grouped_bars(types, series, "F1 per anomaly type"), "F1 per anomaly type")
     rows = []
     for t in types:
         for p in parts:
@@ -44,7 +44,7 @@ def detection(view: ResultView) -> list[Block]:
     by_depth = Table(
         ["depth", *_roles(view)], depth_rows, numeric=_num(len(parts)), caption="Recall per depth"
     )
-    return ([Figure(figure, "F1 per anomaly type")] if figure else []) + [by_type, by_depth]
+    return [figure, by_type, by_depth]
 
 
 def _ratio(value: Any) -> str:

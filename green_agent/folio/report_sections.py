@@ -49,10 +49,13 @@ def per_label(view: ResultView) -> list[Block]:
         )
         for p, row in zip(parts, stats, strict=True)
     ]
-    figure = plots.grouped_bars(labels, series, "accuracy (Wilson 95% CI)")
+    figure = Figure(
+        lambda: plots.grouped_bars(labels, series, "accuracy (Wilson 95% CI)"),
+        "Per-label accuracy with Wilson 95% intervals",
+    )
     rows = [[lab, *(_label_cell(row[i]) for row in stats)] for i, lab in enumerate(labels)]
     table = Table(["label", *_roles(view)], rows, numeric=frozenset(range(1, len(parts) + 1)))
-    return ([Figure(figure, "Per-label accuracy with Wilson 95% intervals")] if figure else []) + [table]
+    return [figure, table]
 
 
 def _label_cell(s: Mapping[str, Any]) -> str:
@@ -81,9 +84,9 @@ def confusion(view: ResultView) -> list[Block]:
         for p in parts
     ]
     blocks: list[Block] = [Text("Rows: gold label; columns: predicted label, none = no answer (a failure).")]
-    figure = plots.heatmaps(panels, xlabel="predicted", ylabel="gold")
-    if figure:
-        blocks.append(Figure(figure, "Confusion heatmaps"))
+    blocks.append(
+        Figure(lambda: plots.heatmaps(panels, xlabel="predicted", ylabel="gold"), "Confusion heatmaps")
+    )
     for panel in panels:
         blocks.append(
             Table(
@@ -102,8 +105,8 @@ def failures(view: ResultView) -> list[Block]:
         [(p.get(name) or 0) / p["total"] if p.get("total") else 0.0 for name, _ in OUTCOMES] for p in parts
     ]
     legend = [(name.replace("_", " "), colour) for name, colour in OUTCOMES]
-    figure = plots.stacked_shares(_roles(view), shares, legend)
-    blocks: list[Block] = [Figure(figure, "Outcome breakdown")] if figure else []
+    roles = _roles(view)
+    blocks: list[Block] = [Figure(lambda: plots.stacked_shares(roles, shares, legend), "Outcome breakdown")]
     kinds = sorted({k for p in parts for k in p.get("failures_by_kind") or {}})
     if not kinds:
         return [*blocks, Text("No failures.")]
@@ -126,8 +129,9 @@ def latency(view: ResultView) -> list[Block]:
         )
         for p in view.participants
     ]
-    figure = plots.box_plot(series, "latency per item (s)")
-    return [Figure(figure, "Latency distribution")] if figure else [Text("No latency recorded.")]
+    if not any(xs for _, xs in series):
+        return [Text("No latency recorded.")]
+    return [Figure(lambda: plots.box_plot(series, "latency per item (s)"), "Latency distribution")]
 
 
 def comparison(view: ResultView) -> list[Block]:

@@ -7,7 +7,7 @@ figures only in HTML, a long item table in HTML and Markdown, everything else ev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -66,9 +66,9 @@ class Text:
 
 @dataclass(frozen=True)
 class Figure:
-    """A figure as a ``data:`` URI (HTML only)."""
+    """A figure (HTML only), drawn only when the HTML view renders it: ``draw()`` returns a ``data:`` URI."""
 
-    uri: str
+    draw: Callable[[], str | None]
     alt: str
     views: frozenset[View] = field(default=HTML, init=False)
 

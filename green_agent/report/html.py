@@ -52,6 +52,11 @@ def _wrap(blocks: list[Block], key: str, css: list[str]) -> list[dict[str, Any]]
     for i, b in enumerate(blocks, 1):
         kind = "text" if isinstance(b, Text) else "figure" if isinstance(b, Figure) else "table"
         bkey = f"{key}-{i}"
+        if isinstance(b, Figure):
+            uri = b.draw()
+            if uri:
+                out.append({"kind": kind, "block": {"uri": uri, "alt": b.alt}, "key": bkey})
+            continue
         if isinstance(b, Table):
             b = _cells(b)
             for j, f in enumerate(b.filters, 1):
@@ -91,7 +96,7 @@ def render_html(report: ReportData) -> str:
     css: list[str] = []
     sections = []
     for section in decl.sections:
-        blocks = shown_in("html", section.render(report.view))
+        blocks = shown_in("html", report.section_blocks(section))
         if blocks:
             key = _css_name(section.id)
             sections.append({"id": key, "title": section.title, "blocks": _wrap(blocks, key, css)})

@@ -7,13 +7,13 @@ Which assessor produced a participant part is looked up in the plugins' result d
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from green_agent.plugins import declaration_for
-from green_agent.protocol import Metric, ResultDeclaration, ResultView
+from green_agent.protocol import Metric, ReportSection, ResultDeclaration, ResultView
 
 from .compare import is_participant_part
 
@@ -42,6 +42,13 @@ class ReportData:
     """Participant parts (completed), the other parts, and the AgentBeats ids."""
     reproducibility: dict[str, Any] | None
     """The first reproducibility block found (separate part or inside a participant part)."""
+    _rendered: dict[str, Sequence[Any]] = field(default_factory=dict, compare=False, repr=False)
+
+    def section_blocks(self, section: ReportSection) -> Sequence[Any]:
+        """A section's blocks, rendered once per report (every view shows the same; figures draw lazily)."""
+        if section.id not in self._rendered:
+            self._rendered[section.id] = section.render(self.view)
+        return self._rendered[section.id]
 
     @property
     def participants(self) -> list[dict[str, Any]]:

@@ -45,7 +45,7 @@ def render_markdown(report: ReportData) -> str:
     summary = summary_table(report, ids=True)
     out += [*table(summary.columns, [[cell_text(c) for c in r] for r in summary.rows]), ""]
     for section in decl.sections:
-        blocks = shown_in("markdown", section.render(report.view))
+        blocks = shown_in("markdown", report.section_blocks(section))
         if blocks:
             out += [f"## {section.title}", ""]
             for b in blocks:

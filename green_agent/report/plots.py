@@ -12,15 +12,25 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
-from matplotlib import ticker
-from matplotlib.figure import Figure
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
-_MPL = tuple(int(x) for x in matplotlib.__version__.split(".")[:2])
-_HORIZONTAL: dict[str, Any] = {"orientation": "horizontal"} if _MPL >= (3, 10) else {"vert": False}
 _RC = {"svg.fonttype": "none", "svg.hashsalt": "agentified-assessment", "font.size": 9}
+
+
+def _rc() -> Any:
+    """matplotlib's rc context for our figures (matplotlib is imported only when a figure is drawn)."""
+    import matplotlib
+
+    return matplotlib.rc_context(_RC)
+
+
+def _new(**kwargs: Any) -> Figure:
+    from matplotlib.figure import Figure
+
+    return Figure(layout="constrained", **kwargs)
 
 
 @dataclass(frozen=True)
@@ -51,7 +61,7 @@ def _t(text: Any, limit: int = 32) -> str:
 
 def _data_uri(fig: Figure) -> str:
     buf = io.BytesIO()
-    with matplotlib.rc_context(_RC):
+    with _rc():
         fig.savefig(buf, format="svg", metadata={"Date": None})
     return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
@@ -60,8 +70,8 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], ylabel: st
     """Bars per category and series (0..1), with interval error bars where given."""
     if not categories or not series:
         return None
-    with matplotlib.rc_context(_RC):
-        fig = Figure(figsize=(max(5.0, 1.6 * len(categories) + 1), 3.2), layout="constrained")
+    with _rc():
+        fig = _new(figsize=(max(5.0, 1.6 * len(categories) + 1), 3.2))
         ax = fig.add_subplot()
         width = 0.8 / len(series)
         for j, s in enumerate(series):
@@ -86,8 +96,8 @@ def heatmaps(panels: Sequence[Matrix], *, xlabel: str, ylabel: str) -> str | Non
         return None
     ncols = min(3, len(panels))
     nrows = math.ceil(len(panels) / ncols)
-    with matplotlib.rc_context(_RC):
-        fig = Figure(figsize=(3.8 * ncols, 3.4 * nrows), layout="constrained")
+    with _rc():
+        fig = _new(figsize=(3.8 * ncols, 3.4 * nrows))
         for k, panel in enumerate(panels):
             ax = fig.add_subplot(nrows, ncols, k + 1)
             top = max((max(r) for r in panel.cells if r), default=0) or 1
@@ -109,8 +119,8 @@ def stacked_shares(
     """Horizontal stacked bars: per name, the share of each ``(label, colour)`` of ``legend``."""
     if not names:
         return None
-    with matplotlib.rc_context(_RC):
-        fig = Figure(figsize=(7.0, 0.55 * len(names) + 1.2), layout="constrained")
+    with _rc():
+        fig = _new(figsize=(7.0, 0.55 * len(names) + 1.2))
         ax = fig.add_subplot()
         left = [0.0] * len(names)
         ys = list(range(len(names)))
@@ -131,10 +141,15 @@ def box_plot(series: Sequence[tuple[str, Sequence[float]]], xlabel: str) -> str 
     series = [(n, xs) for n, xs in series if xs]
     if not series:
         return None
-    with matplotlib.rc_context(_RC):
-        fig = Figure(figsize=(7.0, 0.55 * len(series) + 1.2), layout="constrained")
+    with _rc():
+        fig = _new(figsize=(7.0, 0.55 * len(series) + 1.2))
         ax = fig.add_subplot()
-        ax.boxplot([list(xs) for _, xs in series], **_HORIZONTAL, showfliers=True, widths=0.6)
+        import matplotlib
+        from matplotlib import ticker
+
+        version = tuple(int(x) for x in matplotlib.__version__.split(".")[:2])
+        horizontal: dict[str, Any] = {"orientation": "horizontal"} if version >= (3, 10) else {"vert": False}
+        ax.boxplot([list(xs) for _, xs in series], **horizontal, showfliers=True, widths=0.6)
         ax.set_yticks(range(1, len(series) + 1), [_t(n) for n, _ in series])
         ax.invert_yaxis()
         lo = min(min(xs) for _, xs in series)

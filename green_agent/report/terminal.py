@@ -70,7 +70,7 @@ def print_report(report: ReportData, console: Console | None = None) -> None:
     if decl.summary_note:
         console.print(decl.summary_note, markup=False, highlight=False)
     for section in decl.sections:
-        blocks = shown_in("terminal", section.render(report.view))
+        blocks = shown_in("terminal", report.section_blocks(section))
         if not blocks:
             continue
         console.print(f"\n[bold]{escape(section.title)}[/bold]")
