@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
@@ -17,42 +18,66 @@ def rich_table(table: Table, title: str | None = None) -> RichTable:
     t = RichTable(title=escape(title or table.caption or ""), title_justify="left")
     for i, header in enumerate(table.columns):
         numeric = i in table.numeric
-        t.add_column(escape(header), justify="right" if numeric else "left", no_wrap=numeric, overflow="fold")
+        # names (first column) and numbers never break; other text may wrap within its column
+        t.add_column(
+            escape(header), justify="right" if numeric else "left", no_wrap=numeric or i == 0, overflow="fold"
+        )
     for row in table.rows:
         t.add_row(*(escape(cell_text(c)) for c in row))
     return t
 
 
-def fits(console: Console, table: RichTable) -> bool:
-    """Whether the table shows at the console's width without squeezing any column."""
-    unbounded = console.options.update_width(10_000)
-    return table.__rich_measure__(console, unbounded).maximum <= console.width
+def min_width(table: Table) -> int:
+    """Narrowest rendering with no name or number cut: those keep their longest line, text wraps at words."""
+    total = 1  # the left border; each column adds 1 space of padding on each side and 1 border
+    for i, header in enumerate(table.columns):
+        cells = [cell_text(row[i]) for row in table.rows]
+        if i == 0 or i in table.numeric:
+            width = max((cell_len(line) for c in cells for line in c.split("\n")), default=0)
+        else:
+            width = max((cell_len(word) for c in cells for word in c.split()), default=0)
+        total += max(width, *(cell_len(word) for word in header.split() or [""])) + 3
+    return total
+
+
+def fits(console: Console, table: Table) -> bool:
+    """Whether the table shows at the console's width without cutting a name or a number."""
+    return min_width(table) <= console.width
+
+
+def intervals_below(table: Table) -> Table:
+    """The table with each ``value [lo, hi]`` cell on two lines (value, then interval): narrower columns."""
+    rows = [[cell_text(c).replace(" [", "\n[") for c in row] for row in table.rows]
+    return Table(table.columns, rows, table.numeric, table.caption)
 
 
 def stacked(table: Table, title: str) -> RichTable:
-    """The same data as ``label: value`` lines, one block per row (for narrow terminals)."""
+    """The same data as one wrapped ``label: value · label: value`` paragraph per row (narrow terminals)."""
     t = RichTable(title=escape(title), title_justify="left", show_header=False, show_lines=True)
     t.add_column("", overflow="fold")
     for row in table.rows:
-        lines = [f"[bold]{escape(cell_text(row[0]))}[/bold]"]
-        lines += [
-            f"  {escape(h)}: {escape(cell_text(c))}" for h, c in zip(table.columns[1:], row[1:], strict=True)
-        ]
-        t.add_row("\n".join(lines))
+        pairs = " · ".join(
+            f"{escape(h)}: {escape(' '.join(cell_text(c).split()))}"
+            for h, c in zip(table.columns[1:], row[1:], strict=True)
+        )
+        t.add_row(f"[bold]{escape(cell_text(row[0]))}[/bold]\n{pairs}")
     return t
 
 
 def print_table(console: Console, table: Table, title: str) -> None:
-    """A table, or its stacked form when it is wider than the terminal."""
-    wide = rich_table(table, title)
-    console.print(wide if fits(console, wide) else stacked(table, title))
+    """A table; if too wide, with intervals under their values; if still too wide, stacked per row."""
+    for candidate in (table, intervals_below(table)):
+        if fits(console, candidate):
+            console.print(rich_table(candidate, title))
+            return
+    console.print(stacked(table, title))
 
 
 def print_summary(console: Console, report: ReportData, title: str) -> None:
     """Every declared metric if the terminal is wide enough, else the headline ones (stacked if need be)."""
-    full = rich_table(summary_table(report), title)
-    if fits(console, full):
-        console.print(full)
+    full = summary_table(report)
+    if fits(console, full) or fits(console, intervals_below(full)):
+        print_table(console, full, title)
         return
     print_table(console, summary_table(report, headline_only=True), title)
     console.print("(headline metrics only: widen the terminal or see the HTML/Markdown report)", style="dim")

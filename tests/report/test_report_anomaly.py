@@ -61,6 +61,9 @@ def test_terminal_at_80_columns(anomaly_results: dict[str, Any]) -> None:
     assert max(map(len, lines)) <= 80
     assert "…" not in out.getvalue()  # nothing truncated: narrow tables stack instead
     assert "F1 ↑" in out.getvalue() and "Process metrics" in out.getvalue()
+    (baseline,) = [p for p in anomaly_results["results"] if p["role"] == "baseline"]
+    lo, hi = baseline["f1_ci95"]
+    assert f"[{lo:.3f}, {hi:.3f}]" in out.getvalue()  # intervals go under their values, whole
 
 
 def test_garbage_participant_gets_one_hint(anomaly_results: dict[str, Any]) -> None:
