@@ -160,3 +160,11 @@ def test_item_texts_come_from_the_assessed_dataset() -> None:
     part["dataset"] = {**sample.info(), "sha256": "0" * 64}  # another version of the data: ids only
     (row,) = item_rows(prepare_report({"participants": {"a": None}, "results": [part]}).participants)
     assert row["premises"] == [] and row["conclusion"] is None
+
+
+def test_help_documents_exit_codes() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "green_agent.report", "--help"], capture_output=True, text=True
+    )
+    assert proc.returncode == 0 and "exit status" in proc.stdout
+    assert "0  the report was printed" in proc.stdout and "2  bad input" in proc.stdout
