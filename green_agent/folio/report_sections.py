@@ -38,14 +38,15 @@ def _roles(view: ResultView) -> list[str]:
 
 
 def per_label(view: ResultView) -> list[Block]:
-    parts, labels = view.participants, [lab for lab in label_order(view.participants)]
-    labels = [lab for lab in labels if any(lab in (p.get("per_label") or {}) for p in parts)]
+    """Accuracy per gold label with Wilson intervals: bars and a table."""
+    parts = view.participants
+    labels = [lab for lab in label_order(parts) if any(lab in (p.get("per_label") or {}) for p in parts)]
     stats = [[(p.get("per_label") or {}).get(lab) or {} for lab in labels] for p in parts]
     series = [
         plots.Series(
             str(p["role"]),
             [s.get("accuracy") or 0.0 for s in row],
-            [s.get("accuracy_ci95") or [0, 0] for s in row],
+            [s.get("accuracy_ci95") or [s.get("accuracy") or 0.0] * 2 for s in row],
         )
         for p, row in zip(parts, stats, strict=True)
     ]
@@ -62,7 +63,8 @@ def _label_cell(s: Mapping[str, Any]) -> str:
     if not s:
         return "–"
     return (
-        f"{s.get('correct')}/{s.get('total')} · {fmt.pct(s.get('accuracy'))} {fmt.ci(s.get('accuracy_ci95'))}"
+        f"{fmt.plain(s.get('correct'))}/{fmt.plain(s.get('total'))} · {fmt.pct(s.get('accuracy'))} "
+        f"{fmt.ci(s.get('accuracy_ci95'))}"
     )
 
 
@@ -91,7 +93,7 @@ def confusion(view: ResultView) -> list[Block]:
         blocks.append(
             Table(
                 ["gold \\ predicted", *columns],
-                [[g, *map(str, r)] for g, r in zip(panel.rows, panel.cells, strict=True)],
+                [[g, *map(fmt.plain, r)] for g, r in zip(panel.rows, panel.cells, strict=True)],
                 numeric=frozenset(range(1, len(columns) + 1)),
                 caption=panel.title,
             )
@@ -100,6 +102,7 @@ def confusion(view: ResultView) -> list[Block]:
 
 
 def failures(view: ResultView) -> list[Block]:
+    """Share of each outcome per participant, and failures by kind."""
     parts = view.participants
     shares = [
         [(p.get(name) or 0) / p["total"] if p.get("total") else 0.0 for name, _ in OUTCOMES] for p in parts
@@ -110,7 +113,7 @@ def failures(view: ResultView) -> list[Block]:
     kinds = sorted({k for p in parts for k in p.get("failures_by_kind") or {}})
     if not kinds:
         return [*blocks, Text("No failures.")]
-    rows = [[k, *(str((p.get("failures_by_kind") or {}).get(k, 0)) for p in parts)] for k in kinds]
+    rows = [[k, *(fmt.plain((p.get("failures_by_kind") or {}).get(k, 0)) for p in parts)] for k in kinds]
     return [
         *blocks,
         Table(["failure kind", *_roles(view)], rows, numeric=frozenset(range(1, len(parts) + 1))),
@@ -118,6 +121,7 @@ def failures(view: ResultView) -> list[Block]:
 
 
 def latency(view: ResultView) -> list[Block]:
+    """Per-item latency distribution (HTML figure)."""
     series = [
         (
             str(p["role"]),
@@ -135,6 +139,7 @@ def latency(view: ResultView) -> list[Block]:
 
 
 def comparison(view: ResultView) -> list[Block]:
+    """Paired comparison (bootstrap interval, exact McNemar) from the results' part, else computed."""
     if len(view.participants) < 2:
         return [Text("Only one participant: nothing to compare.")]
     part = next(

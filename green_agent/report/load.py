@@ -47,7 +47,16 @@ class ReportData:
     def section_blocks(self, section: ReportSection) -> Sequence[Any]:
         """A section's blocks, rendered once per report (every view shows the same; figures draw lazily)."""
         if section.id not in self._rendered:
-            self._rendered[section.id] = section.render(self.view)
+            try:
+                self._rendered[section.id] = section.render(self.view)
+            except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
+                # a hand-edited or foreign results file: say so in place, keep the rest of the report
+                from .blocks import Text
+
+                reason = f"{type(e).__name__}: {e}"[:200]
+                self._rendered[section.id] = [
+                    Text(f"This section could not be rendered from this file ({reason}).")
+                ]
         return self._rendered[section.id]
 
     @property

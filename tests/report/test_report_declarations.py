@@ -95,3 +95,11 @@ def test_resumed_items_are_announced_in_every_view(results: dict[str, Any]) -> N
     out = io.StringIO()
     print_report(report, Console(file=out, width=120))
     assert line in out.getvalue()
+
+
+def test_a_malformed_section_does_not_sink_the_report(results: dict[str, Any]) -> None:
+    results["results"][0]["confusion"] = {"True": {"True": "many"}}
+    results["results"][0]["per_label"] = {"True": ["not", "a", "mapping"]}
+    doc = render_html(prepare_report(results))
+    assert doc.count("This section could not be rendered from this file") >= 1
+    assert '<section id="items">' in doc and '<section id="summary">' in doc
