@@ -129,7 +129,11 @@ def run_command(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     if not console.is_terminal:
         console = Console(highlight=False, width=max(console.width, 140))
-    log_dir = _new_log_dir()
+    try:
+        log_dir = _new_log_dir()
+    except OSError as exc:
+        _error(f"cannot create the agents' log directory: {exc.strerror or exc} ({exc.filename})")
+        return 1
     echo = (
         (lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True))
         if args.show_logs

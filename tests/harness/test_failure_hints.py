@@ -67,3 +67,21 @@ def test_help_documents_exit_codes_and_logs(tmp_path: Path) -> None:
     text = " ".join(proc.stdout.split())
     assert "3 the assessment completed but a participant failed every item" in text
     assert "--keep-logs" in text and "RUN_DIR/logs" in text
+
+
+def test_unwritable_run_dir_is_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.harness.conftest import REPO, harness_env
+
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    env = {**harness_env(tmp_path), "AGENTBEATS_RUN_DIR": str(blocker)}
+    scenario = _folio_scenario(tmp_path, expose_fol=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "green_agent.harness", "run", str(scenario)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "cannot create the agents' log directory" in proc.stderr
