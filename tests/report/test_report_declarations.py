@@ -103,3 +103,19 @@ def test_a_malformed_section_does_not_sink_the_report(results: dict[str, Any]) -
     doc = render_html(prepare_report(results))
     assert doc.count("This section could not be rendered from this file") >= 1
     assert '<section id="items">' in doc and '<section id="summary">' in doc
+
+
+def test_the_third_scenario_sketch_in_the_docs_renders() -> None:
+    """docs/report.md shows how a new assessor declares its report; that code must work as shown."""
+    import re
+    from pathlib import Path
+
+    from green_agent.protocol import ResultView
+    from green_agent.report.load import ReportData
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "report.md").read_text(encoding="utf-8")
+    namespace: dict[str, Any] = {}
+    exec(re.search(r"```python\n(.*?)```", doc, re.S).group(1), namespace)  # our own docs, not input
+    part = {"role": "a", "solved_rate": 0.5, "solved_rate_ci95": [0.3, 0.7], "moves": 12}
+    html = render_html(ReportData(namespace["DECLARATION"], ResultView([part], [], {"a": None}), None))
+    assert '<section id="moves">' in html and "50.0% [30.0, 70.0]" in html and 'id="per-label"' not in html
