@@ -16,6 +16,7 @@ from green_agent.folio.engine import ItemOutcome
 from green_agent.protocol import AssessmentResult
 from green_agent.report import summarize_items
 from green_agent.report.compare import compare
+from green_agent.report.fmt import pvalue
 
 ITEM_RAW_LIMIT = 500
 """Characters of the raw reply kept in a *failed* item of the artifact (the journal keeps more)."""
@@ -53,7 +54,7 @@ def participant_part(
 ) -> dict[str, Any]:
     """The flat data part of one participant."""
     items = [result_item(o) for o in outcomes]
-    part: dict[str, Any] = {"kind": "participant", "role": role}
+    part: dict[str, Any] = {"kind": "participant", "assessor": "folio", "role": role}
     part.update(summarize_items(items, LABELS))
     part["time_used"] = round(time_used, 3)
     part["resumed_items"] = reused
@@ -75,6 +76,11 @@ def _line(part: Mapping[str, Any]) -> str:
     return text + (f"; failures: {', '.join(failures)}" if failures else "; no failures")
 
 
+def _p(p: float) -> str:
+    text = pvalue(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
 def summary_text(
     parts: Sequence[Mapping[str, Any]], dataset: Mapping[str, Any], comparison: Mapping[str, Any] | None
 ) -> str:
@@ -88,7 +94,7 @@ def summary_text(
         lines.append(
             f"- {pair['a']} vs {pair['b']}: difference "
             + ("n/a" if diff is None else f"{100 * diff:+.1f} points")
-            + f" over {pair['n']} shared items (McNemar p = {pair['mcnemar_p']:.3g})"
+            + f" over {pair['n']} shared items (McNemar p {_p(pair['mcnemar_p'])})"
         )
     return "\n".join(lines)
 
