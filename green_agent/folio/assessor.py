@@ -32,6 +32,7 @@ from green_agent.protocol import (
     Transport,
     TransportError,
 )
+from green_agent.redact import redact_url
 from green_agent.report.repro import reproducibility_block
 
 log = logging.getLogger(__name__)
@@ -158,25 +159,32 @@ class FolioAssessor:
             done[outcome.role][outcome.id] = outcome
         return done
 
-    async def _cards(self, plan: FolioPlan, transport: Transport) -> tuple[dict[str, Any], dict[str, str]]:
-        """Participant cards (for the record) and, per role whose card never loads, the reason."""
+    async def _cards(
+        self, plan: FolioPlan, transport: Transport
+    ) -> tuple[dict[str, Any], dict[str, tuple[str, str]]]:
+        """Participant cards (for the record) and, per role whose card cannot be used, ``(kind, reason)``."""
         card_of = getattr(transport, "card", None)
         if card_of is None:
             return {}, {}
         cards: dict[str, Any] = {}
-        unavailable: dict[str, str] = {}
+        unavailable: dict[str, tuple[str, str]] = {}
 
         async def one(role: str, url: str) -> None:
-            reason = "agent card did not load"
+            reason = ("card_unavailable", "agent card did not load")
             for attempt in range(plan.config.max_retries + 1):
                 try:
                     card = await asyncio.wait_for(card_of(url), plan.config.timeout_s)
                     cards[role] = _card_dict(card)
                     return
                 except TransportError as exc:
-                    reason = exc.detail
+                    reason = (exc.kind, exc.detail)
+                    if not exc.retryable:
+                        break
                 except asyncio.TimeoutError:
-                    reason = f"agent card at {url} did not load within {plan.config.timeout_s:g} s"
+                    reason = (
+                        "card_unavailable",
+                        f"agent card at {redact_url(url)} did not load within {plan.config.timeout_s:g} s",
+                    )
                     break
                 await asyncio.sleep(min(2.0, 0.25 * 2**attempt))
             unavailable[role] = reason
