@@ -134,11 +134,19 @@ class FolioAssessor:
 
     def validate(self, request: AssessmentRequest) -> FolioPlan:
         config = parse_config(request.config)
+        for field, value in (("config.dataset", config.dataset), ("config.data_dir", config.data_dir)):
+            if value is not None and value.startswith("~"):
+                raise RequestError(field, "'~' is not expanded on the green agent; give an absolute path")
         if self.manifest_only:
             _refuse_host_paths(config.dataset, config.data_dir)
         try:
             dataset = resolve_dataset(config.dataset, split=config.split, data_dir=config.data_dir)
         except DatasetError as exc:
+            if self.manifest_only:  # the detail names host paths: keep it in our log only
+                log.warning("dataset %r unavailable: %s", config.dataset, exc)
+                raise RequestError(
+                    "config.dataset", f"{config.dataset!r} is listed but not available on this green agent"
+                ) from None
             raise RequestError("config.dataset", str(exc)) from None
         ids = [it.id for it in dataset.items]
         if len(set(ids)) != len(ids):
@@ -243,7 +251,12 @@ class FolioAssessor:
             await asyncio.shield(writer.close())
         dataset = plan.dataset.info()
         repro = reproducibility_block(
-            dataset={**dataset, "path": plan.dataset.path, "format": plan.dataset.format, "selected": total},
+            dataset={
+                **dataset,
+                "path": None if self.manifest_only else plan.dataset.path,
+                "format": plan.dataset.format,
+                "selected": total,
+            },
             config={**plan.config.as_dict(), "assessment_id": plan.assessment_id},
             seed=plan.config.seed,
             started_at=started,
