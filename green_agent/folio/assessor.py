@@ -1,7 +1,8 @@
 """The FOLIO assessor plugin: ``create(context) -> FolioAssessor`` (``green_agent.folio.assessor:create``).
 
 ``validate`` checks the config (JSON Schema), resolves and loads the dataset, selects the items
-and derives the assessment id; ``run`` reuses the journal of an identical earlier request, assesses
+and derives the assessment id; ``run`` fetches the participants' cards, continues the journal of an
+identical earlier request against the same agents only when ``resume`` is set, assesses
 the rest through the engine, appends each final outcome to the journal as it completes, and builds
 the ``Result`` artifact. Participant misbehaviour never raises: it becomes item outcomes.
 """
@@ -34,6 +35,7 @@ from green_agent.protocol import (
 )
 from green_agent.redact import redact_url
 from green_agent.report.repro import reproducibility_block
+from green_agent.resume import card_dict, journal_key
 
 log = logging.getLogger(__name__)
 _OUTCOME_FIELDS = {f.name for f in fields(ItemOutcome)}
@@ -99,16 +101,6 @@ def _journal_outcome(record: Mapping[str, Any]) -> ItemOutcome | None:
         return None
 
 
-def _card_dict(card: Any) -> dict[str, Any]:
-    if isinstance(card, Mapping):
-        return dict(card)
-    if hasattr(card, "DESCRIPTOR"):
-        from google.protobuf.json_format import MessageToDict
-
-        return MessageToDict(card)
-    return {"name": str(getattr(card, "name", "")), "version": str(getattr(card, "version", ""))}
-
-
 def _refuse_host_paths(dataset: str, data_dir: str | None) -> None:
     """With ``--manifest-only``, a request may name manifest entries only, never files on this host."""
     if data_dir is not None:
@@ -154,7 +146,7 @@ class FolioAssessor:
         items = tuple(select_items(dataset.items, config))
         if not items:
             raise RequestError("config.shard_index", "selects no items (dataset too small for this shard)")
-        ident = assessment_id(request.participants, config.as_dict(), dataset.sha256)
+        ident = assessment_id(request.participants, config.identity(), dataset.sha256)
         return FolioPlan(dict(request.participants), config, dataset, items, ident)
 
     def _resume(self, plan: FolioPlan, journal: Journal) -> dict[str, dict[str, ItemOutcome]]:
@@ -182,7 +174,7 @@ class FolioAssessor:
             for attempt in range(plan.config.max_retries + 1):
                 try:
                     card = await asyncio.wait_for(card_of(url), plan.config.timeout_s)
-                    cards[role] = _card_dict(card)
+                    cards[role] = card_dict(card)
                     return
                 except TransportError as exc:
                     reason = (exc.kind, exc.detail)
@@ -205,12 +197,17 @@ class FolioAssessor:
     ) -> AssessmentResult:
         started = datetime.now(timezone.utc)
         clock = time.monotonic()
-        journal = Journal.for_assessment(self.run_dir, plan.assessment_id)
-        done = self._resume(plan, journal)
+        cards, unavailable = await self._cards(plan, transport)
+        key = journal_key(plan.assessment_id, cards, list(plan.participants))
+        journal = Journal.for_assessment(self.run_dir, key)
+        if plan.config.resume:
+            done = self._resume(plan, journal)
+        else:
+            journal.start_fresh()
+            done = {role: {} for role in plan.participants}
         reused = {role: len(d) for role, d in done.items()}
         if any(reused.values()):
-            log.info("assessment %s: resuming with %s journaled items", plan.assessment_id, reused)
-        cards, unavailable = await self._cards(plan, transport)
+            log.info("assessment %s: resuming journal %s with %s items", plan.assessment_id, key, reused)
         total = len(plan.items)
         counts = {
             role: {
@@ -236,7 +233,10 @@ class FolioAssessor:
             )
             await progress(f"Assessing FOLIO — {text}", counts)
 
-        await progress(f"Assessing {total} FOLIO items ({plan.dataset.name})", counts)
+        resuming = "".join(
+            f"; {role}: resumed {n} of {total} items from journal {key}" for role, n in reused.items() if n
+        )
+        await progress(f"Assessing {total} FOLIO items ({plan.dataset.name}){resuming}", counts)
         try:
             outcomes = await assess(
                 plan.participants,
@@ -264,7 +264,12 @@ class FolioAssessor:
             participants_cards=cards,
         )
         return build_result(
-            outcomes, dataset=dataset, time_used=finished_at, reused=reused, reproducibility=repro
+            outcomes,
+            dataset=dataset,
+            time_used=finished_at,
+            resumed={role: set(d) for role, d in done.items()},
+            resumed_from=key,
+            reproducibility=repro,
         )
 
 

@@ -11,6 +11,8 @@ from typing import Any
 
 import jinja2
 
+from green_agent.resume import with_html_notice
+
 from . import fmt
 from .load import ReportData, prepare_report
 from .plots import all_figures
@@ -54,7 +56,7 @@ def render_html(report: ReportData) -> str:
     rows = item_rows(report)
     n_disagree = sum(r["disagree"] for r in rows)
     title = "Assessment report" + (f" — {dataset.get('name')}" if dataset and dataset.get("name") else "")
-    return _template().render(
+    document = _template().render(
         title=title,
         version=package_version() or "unknown",
         dataset=dataset,
@@ -70,6 +72,7 @@ def render_html(report: ReportData) -> str:
         default_disagree=len(report.participants) > 1 and n_disagree > 0,
         repro=report.reproducibility,
     )
+    return with_html_notice(document, report.participants)
 
 
 def write_html_report(results: Mapping[str, Any], path: Path) -> None:

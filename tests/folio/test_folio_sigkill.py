@@ -1,7 +1,8 @@
-"""Crash safety of the real green-agent process: SIGKILL mid-run, restart, re-send the same request.
+"""Crash safety of the real green-agent process: SIGKILL mid-run, restart, re-send the same request
+with ``"resume": true`` (what ``agentbeats run --resume`` sends).
 
 Finished items must not be sent to the participant again, and the final result must equal an
-uninterrupted run's (timings aside).
+uninterrupted run's (timings and resume markers aside).
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ def journaled(run_dir: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
-async def request(url: str, participant: str) -> dict[str, Any]:
-    body = json.dumps({"participants": {"p": participant}, "config": CONFIG})
+async def request(url: str, participant: str, *, resume: bool = False) -> dict[str, Any]:
+    body = json.dumps({"participants": {"p": participant}, "config": {**CONFIG, "resume": resume}})
     async with A2ATransport() as transport:
         reply = await transport.send(url, OutboundMessage(text=body), max_response_bytes=1 << 24)
     (part,) = [d for d in reply.data if d.get("role") == "p"]
@@ -95,14 +96,15 @@ async def test_sigkilled_green_agent_resumes_without_resending(tmp_path: Path, s
             before = stats.requests
 
             proc = start_green(port, run_dir)
-            resumed = await request(url, participant)
+            resumed = await request(url, participant, resume=True)
         finally:
             proc.kill()
             proc.wait(timeout=10)
         resent = stats.ids[before:]
     assert not finished & set(resent), "a finished item was sent again after the crash"
     assert len(resent) == 12 - len(finished)
-    assert resumed["total"] == 12
+    assert resumed["total"] == 12 and resumed["resumed_items"] == len(finished)
+    assert {it["id"] for it in resumed["items"] if it["resumed"]} == finished
 
     fresh_port = free_port()
     with running_participant("correct", answers=answers(sample_items)) as (participant, _):
