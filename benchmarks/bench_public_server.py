@@ -97,7 +97,9 @@ def bomb_figures(green_url: str, pid: int) -> tuple[int, float, set]:
 
 
 def big_request_figures(green_url: str) -> tuple[list[int], float]:
-    body = b'{"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"x": "' + b"a" * (50 * MB) + b'"}}'
+    body = (
+        b'{"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"x": "' + b"a" * (50 * MB) + b'"}}'
+    )
     statuses = []
     start = time.monotonic()
     for _ in range(10):
@@ -152,7 +154,9 @@ def main() -> int:
         )
 
         fds, completed, busy = fd_figures(green.url, pid)
-        print(f"30 requests at concurrency 512: peak {fds} fds; {completed} completed, {busy} refused as busy")
+        print(
+            f"30 requests at concurrency 512: peak {fds} fds; {completed} completed, {busy} refused as busy"
+        )
 
     failures = []
     if peak - baseline > 200 * MB:
