@@ -161,6 +161,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 def _start(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, console: Console) -> None:
     from green_agent.harness.processes import AgentStartError, agent_name, check_ports
+    from green_agent.redact import redact_url
 
     t0 = time.monotonic()
     try:
@@ -175,7 +176,7 @@ def _start(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor,
     for spec in scenario.agents:
         proc = supervisor.process_of(spec)
         where = f"pid {proc.pid}" if proc else "not started by us"
-        console.print(f"  {agent_name(spec):<28} {spec.endpoint}  ({where})", markup=False)
+        console.print(f"  {agent_name(spec):<28} {redact_url(spec.endpoint)}  ({where})", markup=False)
 
 
 def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, console: Console) -> int:
