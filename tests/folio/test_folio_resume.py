@@ -7,10 +7,12 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from green_agent.journal import Journal
 from green_agent.messenger import A2ATransport
+from green_agent.schemas import load_schema
 from tests.folio.conftest import Progress, parts_by_role, plan_for, run_assessment
 from tests.support.participants import participant_app, running_participant
 from tests.support.servers import free_port, running_app
@@ -78,6 +80,7 @@ async def test_killed_run_resumes_without_resending_finished_items(tmp_path: Pat
     assert {it["id"] for it in resumed["items"] if it["resumed"]} == finished
     assert resumed["resumed_from"] == journals(run_dir)[0].path.parent.name
     assert f"p: resumed {len(finished)} of 10 items from journal" in result.summary
+    jsonschema.validate(result.parts, load_schema("folio-result"))
     assert len(journal_records(run_dir)) == 10
 
     with running_participant("correct", answers=answer_map) as (url2, _):
