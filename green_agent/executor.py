@@ -79,8 +79,10 @@ class AssessmentExecutor(AgentExecutor):
         heartbeat_s: float = 8.0,
         min_update_interval_s: float = 1.0,
         limits: ServerLimits | None = None,
+        private_errors: bool = False,
     ) -> None:
         self._assessor = assessor
+        self._private_errors = private_errors
         limits = limits or ServerLimits()
         self._gate = AssessmentGate(limits.max_assessments, limits.max_queued)
         self._outbound = asyncio.Semaphore(limits.max_outbound)
@@ -105,7 +107,7 @@ class AssessmentExecutor(AgentExecutor):
             return
         except Exception as exc:
             log.exception("could not prepare the assessment")
-            await updater.failed(say(f"Assessment failed while preparing: {type(exc).__name__}: {exc}"))
+            await updater.failed(say(f"Assessment failed while preparing: {self._describe(exc)}"))
             return
 
         async def queued(position: int) -> None:
@@ -134,9 +136,15 @@ class AssessmentExecutor(AgentExecutor):
             raise
         except Exception as exc:
             log.exception("assessment failed")
-            await updater.failed(say(f"Assessment failed: {type(exc).__name__}: {exc}"))
+            await updater.failed(say(f"Assessment failed: {self._describe(exc)}"))
         finally:
             self._running.pop(task.id, None)
+
+    def _describe(self, exc: Exception) -> str:
+        """An unexpected error for the client: its text may name host paths, so a public agent hides it."""
+        if self._private_errors:
+            return f"internal error ({type(exc).__name__}); the details are in the green agent's log"
+        return f"{type(exc).__name__}: {exc}"
 
     async def _run(self, plan: Any, updater: TaskUpdater, say: Any) -> None:
         latest: dict[str, Any] = {"text": "working", "data": None, "sent": 0.0}

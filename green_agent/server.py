@@ -45,8 +45,14 @@ def load_assessor(spec: str, context: AssessorContext) -> Assessor:
     return factory(context)
 
 
-def create_app(assessor: Assessor, card_url: str, limits: ServerLimits | None = None) -> ASGIApp:
-    """The green agent's A2A app for ``assessor``, advertising ``card_url``."""
+def create_app(
+    assessor: Assessor, card_url: str, limits: ServerLimits | None = None, *, private_errors: bool = False
+) -> ASGIApp:
+    """The green agent's A2A app for ``assessor``, advertising ``card_url``.
+
+    ``private_errors`` (set with ``--manifest-only``) keeps unexpected errors' text, which may name
+    host paths, out of the messages sent to clients.
+    """
     card = agent_card(
         name=f"agentified-assessment green agent ({assessor.name})",
         description=(
@@ -67,7 +73,7 @@ def create_app(assessor: Assessor, card_url: str, limits: ServerLimits | None = 
     )
     limits = limits or ServerLimits()
     return build_app(
-        AssessmentExecutor(assessor, limits=limits),
+        AssessmentExecutor(assessor, limits=limits, private_errors=private_errors),
         card,
         max_task_bytes=limits.max_task_bytes,
         max_request_bytes=limits.max_request_bytes,
@@ -117,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
     serve(
-        create_app(assessor, card_url_from_args(args), limits_from_args(args)),
+        create_app(assessor, card_url_from_args(args), limits_from_args(args), private_errors=manifest_only),
         host=args.host,
         port=args.port,
         log_level=args.log_level,

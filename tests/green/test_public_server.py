@@ -124,3 +124,18 @@ def test_manifest_only_errors_never_name_host_paths(tmp_path: Path) -> None:
             assert str(tmp_path) not in other and "/etc/" not in other
     assert "not available on this green agent" in detail
     assert str(tmp_path) not in detail and "hidden-data-dir" not in detail
+
+
+def test_manifest_only_hides_internal_error_details(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("x")  # the run dir cannot be created: every journal write fails
+    request = {"participants": {"p": "http://127.0.0.1:9/"}, "config": {"limit": 1}}
+    public = running_green(blocker / "runs", args=["--manifest-only"], log=tmp_path / "public.log")
+    with public as g, pytest.raises(TransportError) as err:
+        asyncio.run(ask(g.url, request))
+    assert err.value.kind == "task_failed"
+    assert "internal error" in err.value.detail and str(tmp_path) not in err.value.detail
+    local = running_green(blocker / "runs", log=tmp_path / "local.log")  # a local agent says what broke
+    with local as g, pytest.raises(TransportError) as err:
+        asyncio.run(ask(g.url, request))
+    assert str(blocker) in err.value.detail
