@@ -149,6 +149,21 @@ class FolioAssessor:
         ident = assessment_id(request.participants, config.identity(), dataset.sha256)
         return FolioPlan(dict(request.participants), config, dataset, items, ident)
 
+    def _open_journal(self, plan: FolioPlan, key: str) -> tuple[Journal, dict[str, dict[str, ItemOutcome]]]:
+        """The journal ``key`` and, only when the config asks to resume, the outcomes it already holds."""
+        journal = Journal.for_assessment(self.run_dir, key)
+        if not plan.config.resume:
+            journal.start_fresh()
+            return journal, {role: {} for role in plan.participants}
+        done = self._resume(plan, journal)
+        log.info(
+            "assessment %s: resuming journal %s (%s)",
+            plan.assessment_id,
+            key,
+            {r: len(d) for r, d in done.items()},
+        )
+        return journal, done
+
     def _resume(self, plan: FolioPlan, journal: Journal) -> dict[str, dict[str, ItemOutcome]]:
         wanted = {it.id: it.label for it in plan.items}
         done: dict[str, dict[str, ItemOutcome]] = {role: {} for role in plan.participants}
@@ -199,15 +214,8 @@ class FolioAssessor:
         clock = time.monotonic()
         cards, unavailable = await self._cards(plan, transport)
         key = journal_key(plan.assessment_id, cards, list(plan.participants))
-        journal = Journal.for_assessment(self.run_dir, key)
-        if plan.config.resume:
-            done = self._resume(plan, journal)
-        else:
-            journal.start_fresh()
-            done = {role: {} for role in plan.participants}
+        journal, done = self._open_journal(plan, key)
         reused = {role: len(d) for role, d in done.items()}
-        if any(reused.values()):
-            log.info("assessment %s: resuming journal %s with %s items", plan.assessment_id, key, reused)
         total = len(plan.items)
         counts = {
             role: {
