@@ -6,9 +6,6 @@ transport decodes ``gzip``/``deflate`` itself, at most :data:`STEP_BYTES` of out
 the decoded bytes against the budget of the current call (a context variable, so one shared client
 serves calls with different budgets) and hands httpx plain bytes. Any other content coding is
 refused: we only ever ask for ``gzip, deflate`` (see :data:`ACCEPT_ENCODING`).
-
-An optional :class:`asyncio.Semaphore` bounds outbound requests in flight across every client that
-shares it; a slot is held until the reply body is closed.
 """
 
 from __future__ import annotations
@@ -67,17 +64,10 @@ class _Inflater:
 class _BoundedStream(httpx.AsyncByteStream):
     """The raw body, decoded when needed, raising :class:`ResponseTooLarge` past ``budget`` bytes."""
 
-    def __init__(
-        self,
-        inner: httpx.AsyncByteStream,
-        budget: int | None,
-        encoding: str | None,
-        slot: asyncio.Semaphore | None,
-    ) -> None:
+    def __init__(self, inner: httpx.AsyncByteStream, budget: int | None, encoding: str | None) -> None:
         self._inner = inner
         self._budget = budget
         self._inflater = _Inflater(encoding) if encoding else None
-        self._slot = slot
 
     def _count(self, chunk: bytes, seen: int) -> int:
         seen += len(chunk)
@@ -101,12 +91,7 @@ class _BoundedStream(httpx.AsyncByteStream):
                 raise httpx.DecodingError(f"bad compressed reply: {exc}") from None
 
     async def aclose(self) -> None:
-        try:
-            await self._inner.aclose()
-        finally:
-            if self._slot is not None:
-                self._slot.release()
-                self._slot = None
+        await self._inner.aclose()
 
 
 def _encoding(response: httpx.Response) -> str | None:
@@ -122,31 +107,18 @@ def _encoding(response: httpx.Response) -> str | None:
 
 
 class BoundedTransport(httpx.AsyncHTTPTransport):
-    """Decodes replies itself under the current :data:`byte_budget`; optionally limits requests in flight."""
-
-    def __init__(self, *args: object, outbound: asyncio.Semaphore | None = None, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self._outbound = outbound
+    """Decodes replies itself under the current :data:`byte_budget`, in bounded steps."""
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         request.headers["Accept-Encoding"] = ACCEPT_ENCODING
-        if self._outbound is not None:
-            await self._outbound.acquire()
-        try:
-            response = await super().handle_async_request(request)
-        except BaseException:
-            if self._outbound is not None:
-                self._outbound.release()
-            raise
+        response = await super().handle_async_request(request)
         try:
             encoding = _encoding(response)
         except UnsupportedEncoding:
             await response.aclose()
-            if self._outbound is not None:
-                self._outbound.release()
             raise
         if encoding:
             del response.headers["content-encoding"]  # decoded here, so httpx must not decode again
             response.headers.pop("content-length", None)
-        response.stream = _BoundedStream(response.stream, byte_budget.get(), encoding, self._outbound)  # type: ignore[arg-type]
+        response.stream = _BoundedStream(response.stream, byte_budget.get(), encoding)  # type: ignore[arg-type]
         return response

@@ -85,7 +85,7 @@ class AssessmentExecutor(AgentExecutor):
         self._private_errors = private_errors
         limits = limits or ServerLimits()
         self._gate = AssessmentGate(limits.max_assessments, limits.max_queued)
-        self._outbound = asyncio.Semaphore(limits.max_outbound)
+        self._call_slots = asyncio.Semaphore(limits.max_outbound)
         self._heartbeat_s = heartbeat_s
         self._min_interval_s = min_update_interval_s
         self._running: dict[str, asyncio.Task[None]] = {}
@@ -169,7 +169,7 @@ class AssessmentExecutor(AgentExecutor):
 
         beat = asyncio.create_task(heartbeat())
         try:
-            async with A2ATransport(outbound=self._outbound) as transport:
+            async with A2ATransport(call_slots=self._call_slots) as transport:
                 result = await self._assessor.run(plan, transport, progress)
         finally:
             beat.cancel()

@@ -1,5 +1,5 @@
 """Process-wide limits of the green agent: assessments at once (then a queue, then refusal), and
-outbound requests in flight to participants across all assessments.
+calls to participants in flight across all assessments.
 
 Each assessment may open up to ``concurrency`` connections per participant; without a global bound,
 30 requests at concurrency 512 held about 2,000 file descriptors. The defaults below keep a public
@@ -26,7 +26,7 @@ class ServerLimits:
     max_queued: int = 16
     """Assessments waiting for a slot; one more is rejected."""
     max_outbound: int = 128
-    """Requests to participants in flight at once, over all assessments."""
+    """Calls to participants in flight at once, over all assessments (each holds one connection)."""
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     """Largest request body accepted (HTTP 413 beyond)."""
     max_task_bytes: int = DEFAULT_TASK_STORE_BYTES

@@ -39,10 +39,10 @@ CARD_MAX_BYTES = 1 << 20
 """Largest agent card accepted (decoded)."""
 
 
-def _http_client(outbound: asyncio.Semaphore | None = None) -> httpx.AsyncClient:
+def _http_client() -> httpx.AsyncClient:
     limits = httpx.Limits(max_connections=256, max_keepalive_connections=64)
     return httpx.AsyncClient(
-        transport=BoundedTransport(limits=limits, outbound=outbound),
+        transport=BoundedTransport(limits=limits),
         timeout=httpx.Timeout(connect=10.0, read=None, write=30.0, pool=None),
         limits=limits,
     )
@@ -178,8 +178,10 @@ def _request(message: OutboundMessage) -> SendMessageRequest:
 class A2ATransport:
     """One shared HTTP client; cards resolved once per URL and cached for the transport's life."""
 
-    def __init__(self, *, card_timeout_s: float = 30.0, outbound: asyncio.Semaphore | None = None) -> None:
-        self._http = _http_client(outbound)
+    def __init__(self, *, card_timeout_s: float = 30.0, call_slots: asyncio.Semaphore | None = None) -> None:
+        self._http = _http_client()
+        self.call_slots = call_slots
+        """Process-wide bound on calls in flight, honoured by :func:`green_agent.calls.call_participant`."""
         self._cards: dict[str, AgentCard] = {}
         self._card_locks: dict[str, asyncio.Lock] = {}
         self._refused: dict[str, TransportError] = {}

@@ -147,7 +147,7 @@ def add_limit_args(parser: argparse.ArgumentParser) -> None:
     for flag, help_text in (
         ("--max-assessments", "assessments running at once"),
         ("--max-queued", "assessments waiting for a slot; one more is rejected as busy"),
-        ("--max-outbound", "requests to participants in flight at once, over all assessments"),
+        ("--max-outbound", "calls to participants in flight at once, over all assessments"),
         ("--max-request-bytes", "largest request body accepted (HTTP 413 beyond, before parsing)"),
         ("--max-task-bytes", "serialized size of the A2A tasks kept in memory (oldest forgotten)"),
     ):

@@ -76,10 +76,21 @@ def test_assessments_beyond_the_limit_queue_then_are_rejected_as_busy() -> None:
 async def test_outbound_requests_in_flight_are_bounded_across_the_process(tmp_path: Path) -> None:
     with running_participant("label", latency_s=0.2) as (url, stats):
         assessor, plan = plan_for(tmp_path, {"p": url}, {"limit": 12, "concurrency": 8})
-        async with A2ATransport(outbound=asyncio.Semaphore(2)) as transport:
+        async with A2ATransport(call_slots=asyncio.Semaphore(2)) as transport:
             result = await assessor.run(plan, transport, Progress())
     assert parts_by_role(result)["p"]["answered"] == 12
     assert stats.max_in_flight == 2
+
+
+async def test_waiting_for_a_call_slot_does_not_count_against_the_items_budget(tmp_path: Path) -> None:
+    """One slot, four workers, 0.3 s per reply, 1 s budget: queued items wait up to 0.9 s, yet pass."""
+    config = {"limit": 4, "concurrency": 4, "timeout_s": 1.0, "max_retries": 0}
+    with running_participant("label", latency_s=0.3) as (url, stats):
+        assessor, plan = plan_for(tmp_path, {"p": url}, config)
+        async with A2ATransport(call_slots=asyncio.Semaphore(1)) as transport:
+            part = parts_by_role(await assessor.run(plan, transport, Progress()))["p"]
+    assert stats.max_in_flight == 1
+    assert part["answered"] == 4 and part["timeout"] == 0
 
 
 class NaNFolio(FolioAssessor):
