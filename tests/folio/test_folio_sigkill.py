@@ -13,50 +13,17 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
-
-import httpx
 
 from green_agent.messenger import A2ATransport
 from green_agent.protocol import OutboundMessage, TransportError
 from tests.folio.test_folio_resume import answers, comparable, settle
+from tests.support.green_process import start_green
 from tests.support.participants import running_participant
 from tests.support.servers import free_port
 
 CONFIG = {"dataset": "folio-sample", "limit": 12, "seed": 5, "concurrency": 2}
-
-
-def start_green(port: int, run_dir: Path) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "green_agent",
-            "--port",
-            str(port),
-            "--run-dir",
-            str(run_dir),
-            "--log-level",
-            "warning",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if (
-                httpx.get(f"http://127.0.0.1:{port}/.well-known/agent-card.json", timeout=1).status_code
-                == 200
-            ):
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError(proc.stderr.read().decode()[-2000:])
 
 
 def journaled(run_dir: Path) -> list[dict[str, Any]]:
@@ -87,7 +54,7 @@ async def test_sigkilled_green_agent_resumes_without_resending(tmp_path: Path, s
     run_dir, port = tmp_path / "runs", free_port()
     url = f"http://127.0.0.1:{port}"
     with running_participant("correct", answers=answers(sample_items), latency_s=0.2) as (participant, stats):
-        proc = start_green(port, run_dir)
+        proc = start_green(port, run_dir).proc
         try:
             await crash_mid_run(url, participant, proc, run_dir)
             finished = {r["id"] for r in journaled(run_dir)}
@@ -95,7 +62,7 @@ async def test_sigkilled_green_agent_resumes_without_resending(tmp_path: Path, s
             await settle(stats)
             before = stats.requests
 
-            proc = start_green(port, run_dir)
+            proc = start_green(port, run_dir).proc
             resumed = await request(url, participant, resume=True)
         finally:
             proc.kill()
@@ -108,7 +75,7 @@ async def test_sigkilled_green_agent_resumes_without_resending(tmp_path: Path, s
 
     fresh_port = free_port()
     with running_participant("correct", answers=answers(sample_items)) as (participant, _):
-        proc = start_green(fresh_port, tmp_path / "fresh")
+        proc = start_green(fresh_port, tmp_path / "fresh").proc
         try:
             fresh = await request(f"http://127.0.0.1:{fresh_port}", participant)
         finally:

@@ -43,13 +43,12 @@ def start_green(
     with log.open("ab") as sink:
         proc = subprocess.Popen(argv, stdout=sink, stderr=sink, env=env)
     deadline = time.monotonic() + 60
-    card_host = "127.0.0.1"
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             break
         try:
             if (
-                httpx.get(f"http://{card_host}:{port}/.well-known/agent-card.json", timeout=1).status_code
+                httpx.get(f"http://127.0.0.1:{port}/.well-known/agent-card.json", timeout=1).status_code
                 == 200
             ):
                 return Green(f"http://127.0.0.1:{port}", proc, log)
