@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench interop-venv duckdb-venv lock clean
+.PHONY: install run test lint bench interop-venv duckdb-venv lock clean distclean
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,5 +47,9 @@ lock:
 	$(BIN)/uv pip compile pyproject.toml --extra llm $(LOCKFLAGS) -o requirements-llm.lock
 	$(BIN)/uv pip compile pyproject.toml $(LOCKFLAGS) -o requirements-runtime.lock
 
+# Run outputs only (journals, results); the virtual environment stays. `make distclean` removes it too.
 clean:
-	rm -rf $(VENV) runs results.json results.html
+	rm -rf runs results.json results.html
+
+distclean: clean
+	rm -rf $(VENV)

@@ -12,8 +12,7 @@ from typing import Any
 
 from green_agent.datasets.items import LABELS
 from green_agent.folio.report_sections import SECTIONS
-from green_agent.protocol import FailureTally, Metric, ResultDeclaration, ResultView
-from green_agent.report import fmt
+from green_agent.protocol import FailureTally, Metric, ResultDeclaration
 from green_agent.report.metrics import summarize_items
 from green_agent.schemas import load_schema
 
@@ -82,15 +81,6 @@ def complete(part: dict[str, Any]) -> dict[str, Any]:
     return {**summarize_items(part.get("items") or [], LABELS), **part}
 
 
-def notices(view: ResultView) -> list[str]:
-    """Say when answers were reused from an earlier, interrupted run of the same request."""
-    return [
-        f"{p['role']}: {p['resumed_items']} of {p.get('total')} items resumed from an earlier run's journal"
-        for p in view.participants
-        if fmt.is_num(p.get("resumed_items")) and p["resumed_items"] > 0
-    ]
-
-
 DECLARATION = ResultDeclaration(
     assessor=ASSESSOR,
     title="FOLIO",
@@ -102,7 +92,6 @@ DECLARATION = ResultDeclaration(
     failures=failures,
     hint=hint,
     complete=complete,
-    notices=notices,
     summary_note=(
         "Failures (timeouts, runtime errors, unparseable replies) count as wrong in accuracy; coverage is "
         "the share of items answered and accuracy on answered ignores failures. Intervals are Wilson 95%."

@@ -90,6 +90,12 @@ def build_parser(report_module: Any = None) -> argparse.ArgumentParser:
         "--output", type=Path, default=Path("results.json"), help="results file (default: %(default)s)"
     )
     run.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the green agent's journal of an earlier run of this scenario against the same "
+        'agents (sends "resume": true in the config); without it every run starts fresh',
+    )
+    run.add_argument(
         "--timeout-card",
         type=_positive,
         default=30.0,
@@ -193,6 +199,7 @@ def _settle_logs(log_dir: Path, *, keep: bool) -> None:
 
 def _start(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, console: Console) -> None:
     from green_agent.harness.processes import AgentStartError, agent_name, check_ports
+    from green_agent.redact import redact_url
 
     t0 = time.monotonic()
     try:
@@ -210,7 +217,7 @@ def _start(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor,
     for spec in scenario.agents:
         proc = supervisor.process_of(spec)
         where = f"pid {proc.pid}" if proc else "not started by us"
-        console.print(f"  {agent_name(spec):<28} {spec.endpoint}  ({where})", markup=False)
+        console.print(f"  {agent_name(spec):<28} {redact_url(spec.endpoint)}  ({where})", markup=False)
 
 
 def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, console: Console) -> int:
@@ -223,8 +230,12 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
                 raise supervisor_failure(supervisor, proc, "exited")
             time.sleep(0.5)
     from green_agent.harness.display import print_results
+    from green_agent.resume import resume_lines
 
-    outcome = asyncio.run(_assess(scenario, supervisor, console))
+    request = scenario.request()
+    if args.resume:
+        request["config"] = {**request["config"], "resume": True}
+    outcome = asyncio.run(_assess(scenario, request, supervisor, console))
     # the agents are done: stop them while we print and write (run_command waits for this to finish)
     threading.Thread(target=supervisor.stop_all, name="stop-agents", daemon=True).start()
     if outcome.state not in ("completed", "message"):
@@ -237,6 +248,12 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
         "results": outcome.results,
     }
     verdict = print_results(console, outcome.summary, outcome.results)
+    for line in resume_lines(outcome.results):
+        console.print(line, markup=False)
+    if args.resume and not resume_lines(outcome.results):
+        console.print(
+            "--resume: no earlier items of this request and these agents; all assessed now", markup=False
+        )
     _write_json(args.output, results)
     console.print(
         f"Results written to {args.output} (run took {time.monotonic() - started:.1f} s)", markup=False
@@ -255,7 +272,9 @@ def supervisor_failure(supervisor: Supervisor, proc: Any, what: str) -> RunFaile
     return RunFailed(str(err), [f"| {line}" for line in err.log_tail])
 
 
-async def _assess(scenario: Scenario, supervisor: Supervisor, console: Console) -> Outcome:
+async def _assess(
+    scenario: Scenario, request: dict[str, Any], supervisor: Supervisor, console: Console
+) -> Outcome:
     from green_agent.harness.client import StreamError, run_assessment
     from green_agent.harness.display import ProgressView
 
@@ -264,7 +283,7 @@ async def _assess(scenario: Scenario, supervisor: Supervisor, console: Console) 
         stream = asyncio.create_task(
             run_assessment(
                 scenario.green.endpoint,
-                scenario.request(),
+                request,
                 view.update,
                 trust_env=not scenario.green.is_local,
             )

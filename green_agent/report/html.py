@@ -110,7 +110,7 @@ def render_html(report: ReportData) -> str:
         dataset=dataset,
         n_participants=len(report.participants),
         summary_note=decl.summary_note,
-        notices=list(decl.notices(report.view)) if decl.notices else [],
+        notices=report.notices,
         summary=_cells(summary_table(report, ids=True)),
         sections=sections,
         filter_css=css,

@@ -14,6 +14,7 @@ from typing import Any
 
 from green_agent.plugins import declaration_for
 from green_agent.protocol import Metric, ReportSection, ResultDeclaration, ResultView
+from green_agent.resume import resume_notices
 
 from .compare import is_participant_part
 
@@ -58,6 +59,12 @@ class ReportData:
                     Text(f"This section could not be rendered from this file ({reason}).")
                 ]
         return self._rendered[section.id]
+
+    @property
+    def notices(self) -> list[str]:
+        """Lines shown above the summary: what was resumed from a journal, then the plugin's own notices."""
+        own = list(self.declaration.notices(self.view)) if self.declaration.notices else []
+        return resume_notices(self.participants) + own
 
     @property
     def participants(self) -> list[dict[str, Any]]:

@@ -38,7 +38,7 @@ def render_markdown(report: ReportData) -> str:
     """Summary, then every declared section (tables and text), then reproducibility."""
     decl = report.declaration
     out = [f"# {decl.title} assessment report", ""]
-    out += [f"> {cell(n)}" for n in (decl.notices(report.view) if decl.notices else [])]
+    out += [f"> {cell(n)}" for n in report.notices]
     out += ["", "## Summary", ""]
     if decl.summary_note:
         out += [decl.summary_note, ""]

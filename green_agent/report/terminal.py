@@ -87,7 +87,7 @@ def print_report(report: ReportData, console: Console | None = None) -> None:
     """The summary table of the declared metrics, failure hints, then each section's text and tables."""
     console = console or Console()
     decl = report.declaration
-    for notice in decl.notices(report.view) if decl.notices else []:
+    for notice in report.notices:
         console.print(notice, markup=False, highlight=False, style="yellow")
     print_summary(console, report, f"{decl.title}: summary")
     for line in failure_notes(report):

@@ -89,7 +89,7 @@ def test_resumed_items_are_announced_in_every_view(results: dict[str, Any]) -> N
 
     results["results"][0]["resumed_items"] = 12
     report = prepare_report(results)
-    line = f"{results['results'][0]['role']}: 12 of 60 items resumed from an earlier run's journal"
+    line = f"{results['results'][0]['role']}: resumed 12 of 60 items from an earlier run's journal"
     assert f'<p class="notice">{line}</p>'.replace("'", "&#39;") in render_html(report)
     assert f"> {line}" in render_markdown(report)
     out = io.StringIO()
