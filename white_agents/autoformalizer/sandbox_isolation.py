@@ -35,9 +35,8 @@ INNER_LIB = f"{INNER_ROOT}/lib"
 WORK_TMPFS_BYTES = 64 << 20
 SCRATCH_TMPFS_BYTES = 16 << 20
 FALLBACK_WARNING = (
-    "sandbox: WARNING: bubblewrap cannot create namespaces here (%s); generated code runs with the "
-    "fallback isolation (rlimits, supervisor, policy), which does not hide the host's files, /tmp or /dev/shm "
-    "— see docs/sandbox.md"
+    'sandbox isolation: "fallback" (%s): generated code runs without namespaces, under rlimits, a supervisor '
+    "and the policy; it can see the host's files, /tmp and /dev/shm (docs/sandbox.md)"
 )
 PR_SET_DUMPABLE = 4
 
@@ -93,7 +92,8 @@ def announce(value: str | None = None) -> Isolation:
         log.info('sandbox isolation: "namespaces" (bubblewrap)')
     else:
         forced = requested_isolation(value) == "fallback"
-        log.warning(FALLBACK_WARNING, f"forced by {ISOLATION_ENV}" if forced else probe_namespaces().reason)
+        why = "forced" if forced else f"bubblewrap cannot create namespaces: {probe_namespaces().reason}"
+        log.warning(FALLBACK_WARNING, why)
         mark_not_dumpable()
     return isolation
 

@@ -14,7 +14,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     LITELLM_LOCAL_MODEL_COST_MAP=True
 
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends curl \
+    && apt-get install -y --no-install-recommends curl bubblewrap \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
