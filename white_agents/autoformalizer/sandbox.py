@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import atexit
+import contextlib
 import functools
 import importlib.util
 import json
@@ -180,8 +181,17 @@ def _preload_names(code: str) -> list[str]:
 
 @functools.lru_cache(maxsize=1)
 def _runs_root() -> str:
-    """A per-process parent for run directories: 0711, so the runs' random names cannot be listed."""
-    root = tempfile.mkdtemp(prefix="af-sandbox-")
+    """A per-process parent for run directories: 0711, so the runs' random names cannot be listed.
+
+    Removed at exit; roots that a killed agent left behind are removed by the next one.
+    """
+    tmp = Path(tempfile.gettempdir())
+    for stale in tmp.glob("af-sandbox-*-*"):
+        pid = stale.name.split("-")[2]
+        with contextlib.suppress(OSError):
+            if pid.isdigit() and stale.stat().st_uid == os.geteuid() and not Path(f"/proc/{pid}").exists():
+                shutil.rmtree(stale, ignore_errors=True)
+    root = tempfile.mkdtemp(prefix=f"af-sandbox-{os.getpid()}-")
     os.chmod(root, 0o711)
     atexit.register(shutil.rmtree, root, True)
     return root

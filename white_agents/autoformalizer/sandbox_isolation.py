@@ -98,6 +98,7 @@ def announce(value: str | None = None) -> Isolation:
     return isolation
 
 
+@functools.lru_cache(maxsize=1)
 def mark_not_dumpable() -> None:
     """PR_SET_DUMPABLE 0: a same-uid child can neither ptrace us nor read /proc/<us>/environ (API keys)."""
     libc = ctypes.CDLL(None, use_errno=True)

@@ -101,7 +101,7 @@ def stop_tree(proc: subprocess.Popen, *, supervised: bool) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.kill(proc.pid, signal.SIGTERM)
         end = time.monotonic() + STOP_GRACE_S
-        while time.monotonic() < end and proc.poll() is None:
+        while time.monotonic() < end and _alive(proc.pid):  # not proc.poll(): _reap wants the status
             time.sleep(0.005)
     else:
         inits = children(proc.pid)
