@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.sandbox.cli import ROOT
+from white_agents.autoformalizer.sandbox_isolation import probe_namespaces
 
 pytestmark = pytest.mark.slow
 
@@ -45,6 +46,8 @@ def unprivileged(argv: list[str]) -> list[str]:
     closed = {c: p for p in needed if (c := _closed_ancestor(p)) is not None}
     if not closed:
         return [*drop, *argv]
+    if not probe_namespaces().ok:
+        pytest.skip(f"{', '.join(closed)} closed to other users and bubblewrap unusable to open it")
     mounts = ["bwrap", "--dev-bind", "/", "/", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     for top in sorted(set(closed)):
         mounts += ["--perms", "0755", "--tmpfs", top]

@@ -36,9 +36,9 @@ class Budget:
     max_output_bytes: int
     """Cap of stdout and of stderr, each."""
     tree_memory_bytes: int
-    """Sum of resident memory over every process of the run."""
+    """Sum of resident memory over the program's processes (the sandbox's own not counted)."""
     tree_processes: int
-    """Processes of the run alive at once (the bootstrap's own included)."""
+    """Processes of the program alive at once (the sandbox's own processes not counted)."""
 
 
 @dataclass
@@ -81,7 +81,7 @@ def watch(proc: subprocess.Popen, control_fd: int, budget: Budget, *, supervised
             seen.limit, seen.limit_detail = _over_caps(seen.pipes, budget.max_output_bytes)
             if not seen.limit and time.monotonic() >= next_sample:
                 next_sample = time.monotonic() + POLL_S
-                seen.limit, seen.limit_detail = _over_tree_budget(proc.pid, budget)
+                seen.limit, seen.limit_detail = _over_tree_budget(proc.pid, budget, supervised)
             if not seen.limit and _reaped(proc, seen):
                 _drain(selector, seen, budget.max_output_bytes)
                 return seen
@@ -139,13 +139,16 @@ def children(pid: int) -> list[int]:
     return kids
 
 
-def tree(root: int) -> list[int]:
-    """``root`` and every descendant alive now."""
-    found, todo = [], [root]
+def program_tree(root: int, *, supervised: bool) -> list[int]:
+    """The program's processes alive now: the descendants of ``root`` below the sandbox's own ones
+    (the supervisor in the fallback; bubblewrap and its PID-namespace init under namespaces)."""
+    own_levels = 1 if supervised else 2
+    found, todo = [], [(root, 0)]
     while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo += children(pid)
+        pid, depth = todo.pop()
+        if depth >= own_levels:
+            found.append(pid)
+        todo += [(kid, depth + 1) for kid in children(pid)]
     return found
 
 
@@ -157,8 +160,8 @@ def _resident_bytes(pid: int) -> int:
         return 0
 
 
-def _over_tree_budget(root: int, budget: Budget) -> tuple[str, str]:
-    pids = tree(root)
+def _over_tree_budget(root: int, budget: Budget, supervised: bool) -> tuple[str, str]:
+    pids = program_tree(root, supervised=supervised)
     if len(pids) > budget.tree_processes:
         return "process budget", f"process budget: {len(pids)} processes > {budget.tree_processes}"
     used = sum(_resident_bytes(pid) for pid in pids)
