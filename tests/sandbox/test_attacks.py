@@ -125,7 +125,9 @@ def test_unix_socket_on_a_host_path(tmp_path: Path, open_dir: Path, isolation: s
         listener.setblocking(False)
         with pytest.raises(BlockingIOError):
             listener.accept()
-    if policy == "off":
+    if policy == "on":
+        assert_policy_refused(result)
+    else:
         assert result["status"] == "error" and "FileNotFoundError" in result["detail"], result
 
 
@@ -198,6 +200,8 @@ def test_rewriting_another_runs_files(tmp_path: Path, isolation: str, policy: st
         if isolation == "namespaces":
             assert "hits []" in out, out  # its /tmp is its own and its main.py is read-only
         assert not any(f"{cwd}/main.py" in out for cwd in victim_cwds), out
+    else:
+        assert '"status": "forbidden"' in out and '"returncode": null' in out, out
 
 
 def test_dev_shm_does_not_persist(tmp_path: Path, isolation: str, policy: str):
@@ -206,7 +210,9 @@ def test_dev_shm_does_not_persist(tmp_path: Path, isolation: str, policy: str):
     code = f"import os\nfor d in ('/dev/shm', '/tmp'):\n    open(os.path.join(d, {name!r}), 'w').write('x')\n"
     result = run_cli(tmp_path, code, policy, isolation)
     assert not (Path("/dev/shm") / name).exists() and not (Path("/tmp") / name).exists()
-    if policy == "off":
+    if policy == "on":
+        assert_policy_refused(result)
+    else:
         assert result["status"] == "ok", result  # it wrote into its private tmpfs
         look = run_cli(tmp_path, f"import os\nprint({name!r} in os.listdir('/dev/shm'))\n", "off", isolation)
         assert look["stdout"] == "False\n", look
