@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import z3
 
 from .problem import Problem, parse_problem
+from .scope import DEFAULT_SCOPE
 from .z3_backend import Z3Symbols, problem_to_z3
 
 _IDLE: queue.Queue[z3.Context] = queue.Queue(maxsize=8)
@@ -81,10 +82,15 @@ class Decision:
 
 
 def decide(
-    premises: Sequence[str], conclusion: str, *, timeout_ms: int = 5000, lenient: bool = True
+    premises: Sequence[str],
+    conclusion: str,
+    *,
+    timeout_ms: int = 5000,
+    lenient: bool = True,
+    scope: str = DEFAULT_SCOPE,
 ) -> Decision:
     """Parse and decide; raises `FolSyntaxError` when a formula does not parse."""
-    return decide_problem(parse_problem(premises, conclusion, lenient), timeout_ms)
+    return decide_problem(parse_problem(premises, conclusion, lenient, scope), timeout_ms)
 
 
 def decide_problem(problem: Problem, timeout_ms: int = 5000) -> Decision:

@@ -70,12 +70,17 @@ class ItemCheck:
     """E's verdict when ``prover`` is ``both``."""
     eprover_error: str | None = None
     """Why E gave up, when it did."""
+    scope: str = "variable"
+    """The quantifier-scope reading the item was decided under (``variable`` or ``wide``)."""
+    scope_notes: tuple[str, ...] = ()
+    """Where the variable-aware reading differs from the wide one; empty when both read the same."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as written to ``--json``."""
         data = asdict(self)
         data["repairs"] = list(self.repairs)
         data["used_premises"] = list(self.used_premises)
+        data["scope_notes"] = list(self.scope_notes)
         data["time_ms"] = round(self.time_ms, 1)
         return data
 
@@ -84,8 +89,10 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def check_item(item: FolioItem, prover: str = "z3", timeout_ms: int = 5000) -> ItemCheck:
-    """Parse (leniently) and decide one item; never raises."""
+def check_item(
+    item: FolioItem, prover: str = "z3", timeout_ms: int = 5000, scope: str = "variable"
+) -> ItemCheck:
+    """Parse (leniently, under the ``scope`` reading) and decide one item; never raises."""
     from green_agent.logic import FolSyntaxError, decide_problem, parse_problem
 
     start = time.perf_counter()
@@ -100,6 +107,7 @@ def check_item(item: FolioItem, prover: str = "z3", timeout_ms: int = 5000) -> I
             gold=item.label,
             agrees=status == "agrees",
             time_ms=(time.perf_counter() - start) * 1000,
+            scope=scope,
             **kw,
         )
 
@@ -113,7 +121,7 @@ def check_item(item: FolioItem, prover: str = "z3", timeout_ms: int = 5000) -> I
         if not item.conclusion_fol.strip():
             return done("unparsable", error="conclusion: empty FOL")
         try:
-            problem = parse_problem(item.premises_fol, item.conclusion_fol, lenient=True)
+            problem = parse_problem(item.premises_fol, item.conclusion_fol, lenient=True, scope=scope)
         except FolSyntaxError as exc:
             where = f"{exc.where}: " if getattr(exc, "where", None) else ""
             return done(
@@ -146,12 +154,13 @@ def check_item(item: FolioItem, prover: str = "z3", timeout_ms: int = 5000) -> I
             used_premises=used,
             eprover_verdict=e_verdict if prover == "both" else None,
             eprover_error=_one_line(e_reason) if prover == "both" and e_reason else None,
+            scope_notes=problem.scope_notes,
         )
     except Exception as exc:  # noqa: BLE001 — a checker bug is reported per item; the run goes on
         return done("error", error=_one_line(f"internal error: {type(exc).__name__}: {exc}"))
 
 
-def _check_star(args: tuple[FolioItem, str, int]) -> ItemCheck:
+def _check_star(args: tuple[FolioItem, str, int, str]) -> ItemCheck:
     return check_item(*args)
 
 
@@ -161,12 +170,13 @@ def verify_items(
     prover: str = "z3",
     timeout_ms: int = 5000,
     jobs: int = 1,
+    scope: str = "variable",
     on_result: Callable[[ItemCheck], None] | None = None,
 ) -> list[ItemCheck]:
     """Check every item, in input order; ``jobs > 1`` uses a process pool (one Z3 context per problem)."""
     if prover not in PROVERS:
         raise ValueError(f"unknown prover {prover!r} (expected one of: {', '.join(PROVERS)})")
-    work = [(item, prover, timeout_ms) for item in items]
+    work = [(item, prover, timeout_ms, scope) for item in items]
     results: list[ItemCheck] = []
     if jobs <= 1 or len(work) < 2:
         for args in work:
@@ -204,6 +214,9 @@ def summarise(checks: Iterable[ItemCheck], *, prover: str = "z3") -> dict[str, A
         "checked": len(checks) - counts["not_checkable"],
         "failed": sum(counts[s] for s in FAILED),
         "repaired": sum(1 for c in checks if c.repairs),
+        "scope_differs": sum(1 for c in checks if c.scope_notes),
+        "ambiguous_repairs": sum(1 for c in checks if any("ambiguous_parenthesis" in r for r in c.repairs)),
+        "free_individuals": sum(1 for c in checks if any("free_individual" in r for r in c.repairs)),
         "agreement": round(counts["agrees"] / decided, 4) if decided else None,
         "unknown_rate": round(counts["unknown"] / len(checks), 4) if checks else None,
         "per_label": per_label,

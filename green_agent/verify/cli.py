@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from green_agent.cli_args import PROVER_TIMEOUT_MS, positive_int
+from green_agent.logic.scope import DEFAULT_SCOPE, SCOPES
 
 EXIT_OK, EXIT_FAILED_ITEMS, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -26,9 +27,16 @@ exit status:
   1  some item could not be checked (unparsable, unknown, or an internal error)
   2  bad input: unreadable file, wrong schema, bad option, or E requested but not installed
 
+readings (docs/logic.md):
+  --scope variable    a quantifier with a bracketed body ends with it when its variable does not
+                      occur further right: ¬∃z(B(z)) ∧ ¬S is (¬∃z B(z)) ∧ ¬S (default)
+  --scope wide        every quantifier scopes as far right as possible: ¬∃z(B(z) ∧ ¬S)
+  --items             one line per item: status, verdict, the reading and the repairs behind it
+
 --json OUT writes {"summary": {...}, "items": [{"id", "status", "parsed", "repairs", "verdict",
-"gold", "agrees", "time_ms", "error", "used_premises", "eprover_verdict"}, ...]}; "verdict" is null
-when none was computed (unparsable or not checkable items).
+"gold", "agrees", "time_ms", "error", "used_premises", "eprover_verdict", "scope",
+"scope_notes"}, ...]}; "verdict" is null when none was computed (unparsable or not checkable
+items); "scope_notes" lists where the two readings differ (empty: they read the item alike).
 """
 
 
@@ -67,6 +75,13 @@ def register(subparsers: Any) -> None:
         default=1,
         help="worker processes (default: %(default)s; 0 is not allowed)",
     )
+    parser.add_argument(
+        "--scope",
+        default=DEFAULT_SCOPE,
+        choices=SCOPES,
+        help="quantifier-scope reading (default: %(default)s; see below)",
+    )
+    parser.add_argument("--items", action="store_true", help="print each item's verdict, reading and repairs")
     parser.add_argument(
         "--json", dest="json_out", metavar="OUT", default=None, help="write the report as JSON"
     )
@@ -134,11 +149,14 @@ def run(args: argparse.Namespace) -> int:
         "file": str(path),
         "sha256": digest,
         "prover": args.prover,
+        "scope": args.scope,
         "timeout_ms": args.timeout_ms,
         "jobs": args.jobs,
         "wall_s": round(wall_s, 2),
         **summary,
     }
+    if args.items:
+        _print_items(checks)
     _print_report(summary, checks)
     if args.json_out:
         report = {"summary": summary, "items": [c.to_json() for c in checks]}
@@ -152,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_with_progress(items: list, args: argparse.Namespace, verify_items: Any) -> list:
-    kwargs = {"prover": args.prover, "timeout_ms": args.timeout_ms, "jobs": args.jobs}
+    kwargs = {"prover": args.prover, "timeout_ms": args.timeout_ms, "jobs": args.jobs, "scope": args.scope}
     if args.quiet or not sys.stderr.isatty():
         return verify_items(items, **kwargs)
     from rich.console import Console
@@ -168,6 +186,25 @@ def _run_with_progress(items: list, args: argparse.Namespace, verify_items: Any)
     ) as progress:
         task = progress.add_task("verify", total=len(items))
         return verify_items(items, on_result=lambda _c: progress.advance(task), **kwargs)
+
+
+def describe_item(check: Any) -> str:
+    """One line: what decided the item (verdict, reading, repairs)."""
+    reading = (
+        f"{check.scope} reading ({len(check.scope_notes)} quantifier(s) end early)"
+        if check.scope_notes
+        else "either reading"
+    )
+    repairs = "; ".join(check.repairs) if check.repairs else "no repairs"
+    verdict = check.verdict or check.error or "-"
+    return f"{check.id}: {check.status} ({verdict}, gold {check.gold}) — {reading} — {repairs}"
+
+
+def _print_items(checks: list) -> None:
+    for check in checks:
+        print(describe_item(check))
+        for note in check.scope_notes:
+            print(f"    {note}")
 
 
 def _print_report(summary: dict[str, Any], checks: list) -> None:
@@ -197,9 +234,16 @@ def _print_report(summary: dict[str, Any], checks: list) -> None:
         table.add_row(label, str(summary[key]), f"{100 * summary[key] / total:.1f}%")
     table.add_section()
     table.add_row("total", str(summary["total"]), "")
-    table.add_row(
-        "with lenient repairs", str(summary["repaired"]), f"{100 * summary['repaired'] / total:.1f}%"
-    )
+    for key, label in (
+        ("repaired", "with lenient repairs"),
+        ("ambiguous_repairs", "  with an ambiguous bracket repair"),
+        ("free_individuals", "  with a free variable read as an individual"),
+        (
+            "scope_differs",
+            f"read differently by --scope {'wide' if summary['scope'] == 'variable' else 'variable'}",
+        ),
+    ):
+        table.add_row(label, str(summary[key]), f"{100 * summary[key] / total:.1f}%")
     console.print(table)
     agreement = summary["agreement"]
     per_label = ", ".join(
