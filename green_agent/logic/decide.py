@@ -8,8 +8,11 @@ negation pushed on top): premises alone, premises ∧ ¬C, premises ∧ C.
 * otherwise `Unknown`, with Z3's reason. A proof (unsat) is used even when another query was
   `unknown`, provided one query showed the premises satisfiable.
 
-Each query has `timeout_ms`; a wall-clock guard interrupts the context after
-`3 * timeout_ms + 1 s`. Every call solves in its own thread, in a `z3.Context` that no other
+Each query has `timeout_ms` (Z3 measures it on the wall clock). On a loaded machine a query can
+time out having had a fraction of its time on a CPU; such a *starved* query (its thread had under
+80% of its timeout in CPU time) is run again, up to twice, so the verdict does not depend on the
+machine's load; a query that really needs more than its timeout pays no retry. A wall-clock guard
+interrupts the context after `9 * timeout_ms + 1 s` (three queries, each tried up to three times). Every call solves in its own thread, in a `z3.Context` that no other
 call uses meanwhile, so calls from different threads are safe. Creating a context costs more
 than solving a typical FOLIO problem (~15 ms against ~8 ms), so contexts that finished cleanly
 go back to a small idle pool; an interrupted context is discarded. Parse failures raise `FolSyntaxError` from `decide`;
@@ -110,6 +113,24 @@ def decide_problem(problem: Problem, timeout_ms: int = 5000) -> Decision:
     )
 
 
+STARVED_RETRIES = 2
+"""How often a query that timed out without its time on a CPU (`STARVED_SHARE`) is run again."""
+STARVED_SHARE = 0.8
+"""A timed-out query whose thread had less than this share of its timeout in CPU time was starved."""
+_TIMEOUT_REASONS = frozenset({"timeout", "canceled"})
+
+
+def _check_unstarved(solver: z3.Solver, timeout_ms: int) -> z3.CheckSatResult:
+    """``solver.check()``, again when it timed out only because the machine gave it no CPU."""
+    for _ in range(STARVED_RETRIES):
+        cpu = time.thread_time()
+        result = solver.check()
+        starved = (time.thread_time() - cpu) * 1000 < STARVED_SHARE * timeout_ms
+        if result != z3.unknown or not starved or solver.reason_unknown() not in _TIMEOUT_REASONS:
+            return result
+    return solver.check()
+
+
 GUARD_FIRED = "wall-clock guard fired"
 """``Decision.reason`` when the wall-clock guard interrupted the solver."""
 
@@ -120,7 +141,7 @@ def decide_guarded(
     """Build formulas in ``ctx`` and decide them in a worker thread under the wall-clock guard.
 
     ``build`` runs in the worker too (declaring symbols is solver work). Exceptions it or Z3 raise
-    are re-raised here. The guard interrupts ``ctx`` after ``3 * timeout_ms + 1 s``; the caller must
+    are re-raised here. The guard interrupts ``ctx`` after ``9 * timeout_ms + 1 s``; the caller must
     not reuse an interrupted context (``reason == GUARD_FIRED``).
     """
     start = time.perf_counter()
@@ -135,7 +156,7 @@ def decide_guarded(
 
     worker = threading.Thread(target=work, name="z3-decide", daemon=True)
     worker.start()
-    worker.join((3 * timeout_ms + 1000) / 1000)
+    worker.join((3 * (1 + STARVED_RETRIES) * timeout_ms + 1000) / 1000)
     if worker.is_alive():
         ctx.interrupt()
         worker.join(5.0)
@@ -166,7 +187,7 @@ def entail(
         with solver:
             if extra is not None:
                 solver.add(extra)
-            result = solver.check()
+            result = _check_unstarved(solver, timeout_ms)
             core = (
                 tuple(sorted(tracks[c.get_id()] for c in solver.unsat_core() if c.get_id() in tracks))
                 if result == z3.unsat

@@ -18,6 +18,7 @@ Positions in a repaired formula refer to the repaired text.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -33,7 +34,16 @@ _MAX_CANDIDATES = 200
 
 
 def parse(text: str, *, lenient: bool = False, scope: str = DEFAULT_SCOPE) -> ParseResult:
-    """Parse one FOL string; raises `FolSyntaxError` when even lenient repairs cannot fix it."""
+    """Parse one FOL string; raises `FolSyntaxError` when even lenient repairs cannot fix it.
+
+    Results are cached (FOLIO repeats a story's premises in each of its items): a `ParseResult`
+    is immutable, and a failure is parsed again (its error is raised afresh each time).
+    """
+    return _parse_cached(text, lenient, scope)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str, lenient: bool, scope: str) -> ParseResult:
     if not lenient:
         return parse_strict(text, scope)
     fixed, repairs = _fix_tokens(text)

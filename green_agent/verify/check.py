@@ -14,11 +14,10 @@ Every item ends in exactly one status:
 
 from __future__ import annotations
 
-import multiprocessing
+import resource
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -70,6 +69,8 @@ class ItemCheck:
     """E's verdict when ``prover`` is ``both``."""
     eprover_error: str | None = None
     """Why E gave up, when it did."""
+    cpu_ms: float = 0.0
+    """CPU time of this check: the checking process's (all threads) plus E's runs."""
     scope: str = "variable"
     """The quantifier-scope reading the item was decided under (``variable`` or ``wide``)."""
     scope_notes: tuple[str, ...] = ()
@@ -82,7 +83,14 @@ class ItemCheck:
         data["used_premises"] = list(self.used_premises)
         data["scope_notes"] = list(self.scope_notes)
         data["time_ms"] = round(self.time_ms, 1)
+        data["cpu_ms"] = round(self.cpu_ms, 1)
         return data
+
+
+def _cpu_s() -> float:
+    """CPU seconds used so far by this process and its finished children (E runs)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def _one_line(text: str) -> str:
@@ -95,7 +103,7 @@ def check_item(
     """Parse (leniently, under the ``scope`` reading) and decide one item; never raises."""
     from green_agent.logic import FolSyntaxError, decide_problem, parse_problem
 
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), _cpu_s()
 
     def done(status: str, **kw: Any) -> ItemCheck:
         kw.setdefault("parsed", False)
@@ -107,6 +115,7 @@ def check_item(
             gold=item.label,
             agrees=status == "agrees",
             time_ms=(time.perf_counter() - start) * 1000,
+            cpu_ms=(_cpu_s() - cpu_start) * 1000,
             scope=scope,
             **kw,
         )
@@ -173,7 +182,7 @@ def verify_items(
     scope: str = "variable",
     on_result: Callable[[ItemCheck], None] | None = None,
 ) -> list[ItemCheck]:
-    """Check every item, in input order; ``jobs > 1`` uses a process pool (one Z3 context per problem)."""
+    """Check every item, in input order; ``jobs > 1`` uses the process's warm worker pool (`workers`)."""
     if prover not in PROVERS:
         raise ValueError(f"unknown prover {prover!r} (expected one of: {', '.join(PROVERS)})")
     work = [(item, prover, timeout_ms, scope) for item in items]
@@ -184,13 +193,20 @@ def verify_items(
             if on_result:
                 on_result(results[-1])
         return results
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    from concurrent.futures.process import BrokenProcessPool
+
+    from green_agent.verify.workers import discard_pool, worker_pool
+
+    pool = worker_pool(jobs)
+    try:
         # chunksize 1: a few slow (timeout-bound) items of one story must not queue behind each other
         for check in pool.map(_check_star, work, chunksize=1):
             results.append(check)
             if on_result:
                 on_result(check)
+    except BrokenProcessPool:
+        discard_pool(jobs)
+        raise
     return results
 
 
@@ -224,6 +240,7 @@ def summarise(checks: Iterable[ItemCheck], *, prover: str = "z3") -> dict[str, A
         "time_ms": {
             "total": round(sum(c.time_ms for c in checks), 1),
             "max": round(max((c.time_ms for c in checks), default=0.0), 1),
+            "cpu": round(sum(c.cpu_ms for c in checks), 1),
         },
     }
     if prover == "both":

@@ -158,6 +158,33 @@ def test_scope_reading_and_repairs_are_shown_per_item(tmp_path):
     assert "1: disagrees (Uncertain, gold True) — wide reading" in stdout
 
 
+def test_several_files_share_one_run_and_report_each(tmp_path):
+    base = {"story_id": 1, "premises": "A.", "conclusion": "C.", "label": "True"}
+    files = []
+    for n, conclusion in enumerate(["Q(a)", "¬Q(a)"]):
+        record = {
+            **base,
+            "example_id": n,
+            "premises-FOL": "P(a)\n∀x (P(x) → Q(x))",
+            "conclusion-FOL": conclusion,
+        }
+        files.append(tmp_path / f"part{n}.jsonl")
+        files[-1].write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+    out = tmp_path / "both.json"
+    proc = folio("verify", *map(str, files), "--jobs", "2", "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    reports = json.loads(out.read_text(encoding="utf-8"))["reports"]
+    assert [r["summary"]["file"] for r in reports] == [str(f) for f in files]
+    assert [r["items"][0]["status"] for r in reports] == ["agrees", "disagrees"]
+    assert all(r["items"][0]["cpu_ms"] > 0 and r["summary"]["time_ms"]["cpu"] > 0 for r in reports)
+    assert proc.stdout.count("agreement on decided items") == 2
+
+
+def test_default_timeout_is_the_lowered_one():
+    proc = folio("verify", "--help")
+    assert "--timeout-ms" in proc.stdout and "(default: 300" in proc.stdout
+
+
 def test_bad_scope_is_refused():
     proc = folio("verify", str(SAMPLE), "--scope", "narrow")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
