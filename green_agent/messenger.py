@@ -69,7 +69,7 @@ class _CappedTransport(httpx.AsyncHTTPTransport):
 
 
 def _http_client() -> httpx.AsyncClient:
-    limits = httpx.Limits(max_connections=256, max_keepalive_connections=64)
+    limits = httpx.Limits(max_connections=256, max_keepalive_connections=256)
     return httpx.AsyncClient(
         transport=_CappedTransport(limits=limits),
         timeout=httpx.Timeout(connect=10.0, read=None, write=30.0, pool=None),

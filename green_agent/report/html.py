@@ -13,11 +13,17 @@ import jinja2
 
 from . import fmt
 from .load import ReportData, prepare_report
-from .plots import all_figures
 from .repro import package_version
 from .rows import item_rows
 
 TEMPLATE = "report.html.j2"
+
+
+def _figures(report: ReportData) -> Any:
+    """The report's figures; matplotlib is imported here, only when a report is drawn."""
+    from .plots import all_figures
+
+    return all_figures(report)
 
 
 @cache
@@ -62,7 +68,7 @@ def render_html(report: ReportData) -> str:
         ids=report.ids,
         labels=_labels(report),
         kinds=sorted({k for p in report.participants for k in p.get("failures_by_kind") or {}}),
-        figures=all_figures(report),
+        figures=_figures(report),
         pairs=report.comparison.get("pairs") or [],
         rows=rows,
         n_disagree=n_disagree,
