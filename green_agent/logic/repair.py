@@ -78,8 +78,15 @@ def _boundaries(text: str) -> list[int]:
 
 
 def _group_openers(text: str) -> list[int]:
-    """Offsets of '(' that open a group rather than an argument list, right to left."""
-    spots = [i for i, ch in enumerate(text) if ch == "(" and not (text[:i].rstrip()[-1:] or " ").isalnum()]
+    """Offsets of '(' that open a group rather than an argument list, right to left.
+
+    A '(' right after a bare quantifier (`∀ (P(x)`) is not one: dropping it would quantify `P`.
+    """
+    spots = [
+        i
+        for i, ch in enumerate(text)
+        if ch == "(" and not (before := text[:i].rstrip()[-1:] or " ").isalnum() and before not in "∀∃"
+    ]
     return sorted(spots, reverse=True)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from green_agent.logic import Atom, Const, Exists, ForAll, Implies, Var, parse, pretty
+import pytest
+
+from green_agent.logic import Atom, Const, Exists, FolSyntaxError, ForAll, Implies, Var, parse, pretty
 from green_agent.logic.repair import Faults, faults, paren_candidates
 
 
@@ -76,3 +78,9 @@ def test_the_clearly_most_frequent_constant_wins_else_an_unnamed_individual():
 def test_a_rule_without_its_quantifier_is_still_closed_universally():
     r = parse("Fish(x) → ¬Breathe(x)", lenient=True)
     assert kinds(r) == ["free_variable"] and isinstance(r.formula, ForAll)
+
+
+def test_the_bracket_after_a_bare_quantifier_is_not_dropped():
+    with pytest.raises(FolSyntaxError) as info:
+        parse("∀ (P(x)", lenient=True)  # dropping the '(' would read ∀P (x)
+    assert info.value.kind == "unbalanced_parenthesis"
