@@ -199,7 +199,8 @@ def main() -> int:
         f"(c) green-agent peak RSS over the 1,000-item runs: {peak_mb:.0f} MB"
         f" (at start {rss_before / 2**20:.0f} MB; goal <= 200 MB) {_verdict(peak_mb <= 200)}"
     )
-    return 0
+    met = ratio >= 0.8 and slow_took / ideal <= 1.15 and peak_mb <= 200
+    return 0 if met else 1
 
 
 def _verdict(ok: bool) -> str:

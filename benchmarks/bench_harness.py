@@ -74,15 +74,18 @@ def main() -> int:
         if importlib.util.find_spec(module) is None:
             print(f"bench_harness: skipped ({module} is not available yet)")
             return 0
+    failed = False
     for i in range(args.runs):
         wall, code, peak, results = one_run(args.scenario)
+        failed = failed or code != 0 or wall > GOAL_S
         scores = {p["role"]: p.get("score") for p in results.get("results", []) if "role" in p}
         verdict = "ok" if code == 0 and wall <= GOAL_S else ("FAILED" if code else "over goal")
         print(
             f"run {i + 1}: agentbeats run {args.scenario.name}: {wall:.1f} s wall (goal <= {GOAL_S:g} s, {verdict}); "
-            f"exit {code}; green agent peak RSS {peak / 2**20:.0f} MiB; scores {scores}"
+            f"exit {code}; green agent peak RSS {peak / 2**20:.0f} MiB; scores {scores}; "
+            f"load {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
         )
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

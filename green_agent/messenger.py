@@ -40,7 +40,7 @@ CARD_MAX_BYTES = 1 << 20
 
 
 def _http_client() -> httpx.AsyncClient:
-    limits = httpx.Limits(max_connections=256, max_keepalive_connections=64)
+    limits = httpx.Limits(max_connections=256, max_keepalive_connections=256)
     return httpx.AsyncClient(
         transport=BoundedTransport(limits=limits),
         timeout=httpx.Timeout(connect=10.0, read=None, write=30.0, pool=None),

@@ -141,7 +141,10 @@ class AnomalyAssessor:
             return list(await asyncio.gather(*(one(role, url, s, gate) for s in plan.episodes)))
 
         await progress(f"{finished[0]}/{total} episodes finished", counts)
-        results = await asyncio.gather(*(participant(r, u) for r, u in plan.participants.items()))
+        try:
+            results = await asyncio.gather(*(participant(r, u) for r, u in plan.participants.items()))
+        finally:  # every finished episode durable before the result goes out, also on cancellation
+            await asyncio.shield(asyncio.to_thread(journal.close))
         elapsed = time.monotonic() - start
         parts = []
         for role, recs in zip(plan.participants, results, strict=True):

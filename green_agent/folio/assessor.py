@@ -57,41 +57,6 @@ class FolioPlan:
     """Journal id: participants, config and dataset hash."""
 
 
-class _JournalWriter:
-    """Appends outcomes to the journal off the workers' path: batches go to a thread, in order.
-
-    ``close`` waits until everything queued is written; the assessor calls it (shielded) also when
-    the run is cancelled, so a finished item is never lost to a cancellation.
-    """
-
-    def __init__(self, journal: Journal) -> None:
-        self._journal = journal
-        self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self._task = asyncio.create_task(self._drain())
-
-    def put(self, record: dict[str, Any]) -> None:
-        self._queue.put_nowait(record)
-
-    def _write(self, batch: list[dict[str, Any]]) -> None:
-        for record in batch:
-            self._journal.append(record)
-
-    async def _drain(self) -> None:
-        while True:
-            batch = [await self._queue.get()]
-            while not self._queue.empty():
-                batch.append(self._queue.get_nowait())
-            records = [r for r in batch if r is not None]
-            if records:
-                await asyncio.to_thread(self._write, records)
-            if len(records) < len(batch):
-                return
-
-    async def close(self) -> None:
-        self._queue.put_nowait(None)
-        await self._task
-
-
 def _journal_outcome(record: Mapping[str, Any]) -> ItemOutcome | None:
     if set(record) != _OUTCOME_FIELDS:
         return None
@@ -227,11 +192,9 @@ class FolioAssessor:
         }
         finished_at = dict.fromkeys(plan.participants, 0.0)
 
-        writer = _JournalWriter(journal)
-
         async def on_outcome(outcome: ItemOutcome, n_done: int, n_total: int) -> None:
             if outcome.attempts > 0 and outcome.kind != "deadline":
-                writer.put(outcome.record())
+                journal.append(outcome.record())  # group-committed off the event loop
             finished_at[outcome.role] = time.monotonic() - clock
             entry = counts[outcome.role]
             entry["done"], entry["total"] = n_done, n_total
@@ -256,7 +219,8 @@ class FolioAssessor:
                 unavailable=unavailable,
             )
         finally:
-            await asyncio.shield(writer.close())
+            # durable before the result goes out, also when the run is cancelled
+            await asyncio.shield(asyncio.to_thread(journal.close))
         dataset = plan.dataset.info()
         repro = reproducibility_block(
             dataset={

@@ -1,7 +1,8 @@
 """FOL toolkit: parse FOLIO's first-order logic, print it back, translate it, decide entailment.
 
 Precedence (tightest first): ¬ > ∧ > ∨, ⊕ (left-assoc) > → (right-assoc) > ↔ (left-assoc);
-quantifiers scope as far right as possible. See `parser` for details, `lenient` for repairs.
+a quantifier scopes as far right as its variable reaches (`scope`; docs/logic.md). See `parser`
+for details, `lenient` for repairs.
 """
 
 from .decide import Decision, Verdict, decide, decide_problem
@@ -26,11 +27,14 @@ from .nodes import (
 from .parser import ParseResult
 from .pretty import pretty
 from .problem import Problem, Signature, parse_problem
+from .scope import DEFAULT_SCOPE, SCOPES
 from .tptp import to_tptp, to_tptp_problem
 from .z3_backend import Z3Symbols, to_z3
 
 __all__ = [
+    "DEFAULT_SCOPE",
     "ERROR_KINDS",
+    "SCOPES",
     "And",
     "Atom",
     "Const",

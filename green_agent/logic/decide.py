@@ -8,8 +8,11 @@ negation pushed on top): premises alone, premises ∧ ¬C, premises ∧ C.
 * otherwise `Unknown`, with Z3's reason. A proof (unsat) is used even when another query was
   `unknown`, provided one query showed the premises satisfiable.
 
-Each query has `timeout_ms`; a wall-clock guard interrupts the context after
-`3 * timeout_ms + 1 s`. Every call solves in its own thread, in a `z3.Context` that no other
+Each query has `timeout_ms` (Z3 measures it on the wall clock). On a loaded machine a query can
+time out having had a fraction of its time on a CPU; such a *starved* query (its thread had under
+80% of its timeout in CPU time) is run again, up to twice, so the verdict does not depend on the
+machine's load; a query that really needs more than its timeout pays no retry. A wall-clock guard
+interrupts the context after `9 * timeout_ms + 1 s` (three queries, each tried up to three times). Every call solves in its own thread, in a `z3.Context` that no other
 call uses meanwhile, so calls from different threads are safe. Creating a context costs more
 than solving a typical FOLIO problem (~15 ms against ~8 ms), so contexts that finished cleanly
 go back to a small idle pool; an interrupted context is discarded. Parse failures raise `FolSyntaxError` from `decide`;
@@ -26,6 +29,7 @@ import z3
 
 from .entailment import GUARD_FIRED, Decision, Verdict, decide_guarded, entail
 from .problem import Problem, parse_problem
+from .scope import DEFAULT_SCOPE
 from .z3_backend import Z3Symbols, problem_to_z3
 
 __all__ = ["GUARD_FIRED", "Decision", "Verdict", "decide", "decide_guarded", "decide_problem", "entail"]
@@ -46,10 +50,15 @@ def _checkin(ctx: z3.Context) -> None:
 
 
 def decide(
-    premises: Sequence[str], conclusion: str, *, timeout_ms: int = 5000, lenient: bool = True
+    premises: Sequence[str],
+    conclusion: str,
+    *,
+    timeout_ms: int = 5000,
+    lenient: bool = True,
+    scope: str = DEFAULT_SCOPE,
 ) -> Decision:
     """Parse and decide; raises `FolSyntaxError` when a formula does not parse."""
-    return decide_problem(parse_problem(premises, conclusion, lenient), timeout_ms)
+    return decide_problem(parse_problem(premises, conclusion, lenient, scope), timeout_ms)
 
 
 def decide_problem(problem: Problem, timeout_ms: int = 5000) -> Decision:

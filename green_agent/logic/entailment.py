@@ -50,6 +50,24 @@ class Decision:
         return self.verdict in (Verdict.TRUE, Verdict.FALSE, Verdict.UNCERTAIN)
 
 
+STARVED_RETRIES = 2
+"""How often a query that timed out without its time on a CPU (`STARVED_SHARE`) is run again."""
+STARVED_SHARE = 0.8
+"""A timed-out query whose thread had less than this share of its timeout in CPU time was starved."""
+_TIMEOUT_REASONS = frozenset({"timeout", "canceled"})
+
+
+def _check_unstarved(solver: z3.Solver, timeout_ms: int) -> z3.CheckSatResult:
+    """``solver.check()``, again when it timed out only because the machine gave it no CPU."""
+    for _ in range(STARVED_RETRIES):
+        cpu = time.thread_time()
+        result = solver.check()
+        starved = (time.thread_time() - cpu) * 1000 < STARVED_SHARE * timeout_ms
+        if result != z3.unknown or not starved or solver.reason_unknown() not in _TIMEOUT_REASONS:
+            return result
+    return solver.check()
+
+
 GUARD_FIRED = "wall-clock guard fired"
 """``Decision.reason`` when the wall-clock guard interrupted the solver."""
 
@@ -60,7 +78,7 @@ def decide_guarded(
     """Build formulas in ``ctx`` and decide them in a worker thread under the wall-clock guard.
 
     ``build`` runs in the worker too (declaring symbols is solver work). Exceptions it or Z3 raise
-    are re-raised here. The guard interrupts ``ctx`` after ``3 * timeout_ms + 1 s``; the caller must
+    are re-raised here. The guard interrupts ``ctx`` after ``9 * timeout_ms + 1 s``; the caller must
     not reuse an interrupted context (``reason == GUARD_FIRED``).
     """
     start = time.perf_counter()
@@ -75,7 +93,7 @@ def decide_guarded(
 
     worker = threading.Thread(target=work, name="z3-decide", daemon=True)
     worker.start()
-    worker.join((3 * timeout_ms + 1000) / 1000)
+    worker.join((3 * (1 + STARVED_RETRIES) * timeout_ms + 1000) / 1000)
     if worker.is_alive():
         ctx.interrupt()
         worker.join(5.0)
@@ -106,7 +124,7 @@ def entail(
         with solver:
             if extra is not None:
                 solver.add(extra)
-            result = solver.check()
+            result = _check_unstarved(solver, timeout_ms)
             core = (
                 tuple(sorted(tracks[c.get_id()] for c in solver.unsat_core() if c.get_id() in tracks))
                 if result == z3.unsat

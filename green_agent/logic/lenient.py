@@ -1,44 +1,55 @@
 """`parse`: strict parsing, or lenient parsing that repairs FOLIO's common slips and says so.
 
-Lenient repairs, each reported as a `Repair`:
+Lenient repairs, each reported as a `Repair` (see docs/logic.md):
 
 * `caret_as_and` — `^` read as `∧`;  `arrow` — `>`, `->`, `—>` read as `→`;
 * `trailing_period` — a final `.` dropped;
-* `unbalanced_parenthesis` — missing `)` added (at the end first, then at each earlier token
-  boundary, right to left) or a surplus `)` dropped (the first one that closes nothing, then the
-  others right to left), taking the first candidate that parses strictly;
+* `unbalanced_parenthesis` — the candidate fixes (add a missing `)` at the end or at any earlier
+  token boundary, drop a stray `(`, drop a surplus `)`) are all parsed, and the first candidate
+  with the fewest faults wins: unbound variables, then variables captured by a quantifier of the
+  same name, then quantifiers that bind nothing (`repair.py`'s `faults`). When equally good
+  candidates read differently, an `ambiguous_parenthesis` repair names one of them;
 * `duplicate_quantifier` — `∃x ∃x` becomes `∃x`;
-* `free_variable` — a free variable is closed universally (outermost).
+* `free_variable` — a free variable is closed universally (outermost), or, in a formula without
+  quantifiers that states facts about constants, read as the individual it names (`free_individual`).
 
 Positions in a repaired formula refer to the repaired text.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
+from dataclasses import dataclass
 
 from .errors import FolSyntaxError, Repair
-from .nodes import ForAll, free_vars
-from .parser import ParseResult, build_ast, parse_strict, parse_tree
+from .free import close_free_variables
+from .nodes import Formula
+from .parser import ParseResult, build_ast, parse_strict, read_tree
+from .repair import faults, paren_candidates
+from .scope import DEFAULT_SCOPE
 
 _ARROW = re.compile(r"—>|->|>")
-_MAX_CANDIDATES = 400
+_MAX_CANDIDATES = 200
 
 
-def parse(text: str, *, lenient: bool = False) -> ParseResult:
-    """Parse one FOL string; raises `FolSyntaxError` when even lenient repairs cannot fix it."""
+def parse(text: str, *, lenient: bool = False, scope: str = DEFAULT_SCOPE) -> ParseResult:
+    """Parse one FOL string; raises `FolSyntaxError` when even lenient repairs cannot fix it.
+
+    Results are cached (FOLIO repeats a story's premises in each of its items): a `ParseResult`
+    is immutable, and a failure is parsed again (its error is raised afresh each time).
+    """
+    return _parse_cached(text, lenient, scope)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str, lenient: bool, scope: str) -> ParseResult:
     if not lenient:
-        return parse_strict(text)
+        return parse_strict(text, scope)
     fixed, repairs = _fix_tokens(text)
-    tree, paren_repairs = _parse_with_paren_repairs(fixed)
-    formula, quant_repairs = build_ast(tree, dedupe_quantifiers=True)
-    repairs += paren_repairs + quant_repairs
-    free = free_vars(formula)
-    for name in reversed(free):
-        formula = ForAll(name, formula, formula.pos)
-    repairs += [Repair("free_variable", f"free variable '{name}' closed universally") for name in free]
-    return ParseResult(formula, tuple(repairs), ())
+    reading = _read_repaired(fixed, scope)
+    formula, free_repairs = close_free_variables(reading.formula)
+    return ParseResult(formula, tuple(repairs + reading.repairs + free_repairs), (), reading.notes)
 
 
 def _fix_tokens(text: str) -> tuple[str, list[Repair]]:
@@ -57,71 +68,49 @@ def _fix_tokens(text: str) -> tuple[str, list[Repair]]:
     return text, repairs
 
 
-def _parse_with_paren_repairs(text: str):  # -> tuple[lark.Tree, list[Repair]]
+@dataclass(frozen=True)
+class _Reading:
+    text: str
+    formula: Formula
+    repairs: list[Repair]
+    notes: tuple[str, ...]
+
+
+def _read(text: str, scope: str) -> _Reading:
+    tree, rewrite = read_tree(text, scope)
+    formula, repairs = build_ast(tree, dedupe_quantifiers=True, rewrite=rewrite)
+    return _Reading(text, formula, repairs, rewrite.notes)
+
+
+def _read_repaired(text: str, scope: str) -> _Reading:
+    """The text's reading, or the best parenthesis repair's (reported, with any ambiguity)."""
     try:
-        return parse_tree(text), []
+        return _read(text, scope)
     except FolSyntaxError as err:
         if err.kind != "unbalanced_parenthesis":
             raise
         first_error = err
-    for n, candidate in enumerate(_paren_candidates(text)):
-        if n >= _MAX_CANDIDATES:
-            break
+    readings: list[_Reading] = []
+    for candidate in paren_candidates(text, _MAX_CANDIDATES):
         try:
-            tree = parse_tree(candidate)
+            readings.append(_read(candidate, scope))
         except FolSyntaxError:
             continue
-        return tree, [Repair("unbalanced_parenthesis", f"rebalanced to {candidate!r}")]
-    raise first_error
-
-
-def _balance(text: str) -> tuple[int, int]:
-    """(surplus closers, missing closers)."""
-    depth = surplus = 0
-    for ch in text:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            if depth == 0:
-                surplus += 1
-            else:
-                depth -= 1
-    return surplus, depth
-
-
-def _boundaries(text: str) -> list[int]:
-    """Offsets right after a name or ')' — places where a ')' could go, right to left."""
-    spots = [
-        i + 1 for i, ch in enumerate(text) if ch not in " (" and (i + 1 == len(text) or text[i + 1] in " ),")
-    ]
-    return sorted(set(spots), reverse=True)
-
-
-def _paren_candidates(text: str) -> Iterator[str]:
-    surplus, missing = _balance(text)
-    if surplus:
-        # Drop a closer: the first that closes nothing, then every closer from the right.
-        depth, first_bad = 0, None
-        for i, ch in enumerate(text):
-            depth += (ch == "(") - (ch == ")")
-            if depth < 0 and first_bad is None:
-                first_bad = i
-        closers = [i for i, ch in enumerate(text) if ch == ")"]
-        order = ([first_bad] if first_bad is not None else []) + [
-            i for i in reversed(closers) if i != first_bad
-        ]
-        for i in order:
-            cand = text[:i] + text[i + 1 :]
-            if sum(_balance(cand)) == 0:
-                yield cand
-            elif _balance(cand)[0] < surplus:
-                yield from _paren_candidates(cand)
-        yield "(" * surplus + text
-    elif missing:
-        yield text + ")" * missing
-        for i in _boundaries(text):
-            cand = text[:i] + ")" + text[i:]
-            if missing == 1:
-                yield cand
-            else:
-                yield cand + ")" * (missing - 1)
+    if not readings:
+        raise first_error
+    scored = [(faults(r.formula), r) for r in readings]
+    best_faults, best = min(scored, key=lambda pair: pair[0])  # min keeps the earliest of equals
+    detail = f"rebalanced to {best.text!r}"
+    if any(best_faults):
+        detail += f" (best of {len(readings)} candidates, still with {best_faults.describe()})"
+    repairs = [Repair("unbalanced_parenthesis", detail)]
+    rivals = {r.formula: r.text for f, r in scored if f == best_faults and r.formula != best.formula}
+    if rivals:
+        other = next(iter(rivals.values()))
+        repairs.append(
+            Repair(
+                "ambiguous_parenthesis",
+                f"{len(rivals)} other equally good repair(s) read differently, e.g. {other!r}",
+            )
+        )
+    return _Reading(best.text, best.formula, repairs + best.repairs, best.notes)

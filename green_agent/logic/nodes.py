@@ -175,3 +175,16 @@ def map_atoms(f: Formula, fn: Callable[[Atom], Formula]) -> Formula:
     if isinstance(f, _Binary):
         return replace(f, left=map_atoms(f.left, fn), right=map_atoms(f.right, fn))
     return replace(f, body=map_atoms(f.body, fn))
+
+
+def map_terms(f: Formula, fn: Callable[[Term], Term]) -> Formula:
+    """Rebuild `f` with every term occurrence replaced by `fn(term)` (positions kept)."""
+    if isinstance(f, Eq):
+        return replace(f, left=fn(f.left), right=fn(f.right))
+    if isinstance(f, Atom):
+        return replace(f, args=tuple(fn(t) for t in f.args))
+    if isinstance(f, Not):
+        return replace(f, body=map_terms(f.body, fn))
+    if isinstance(f, _Binary):
+        return replace(f, left=map_terms(f.left, fn), right=map_terms(f.right, fn))
+    return replace(f, body=map_terms(f.body, fn))

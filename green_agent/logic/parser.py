@@ -6,11 +6,11 @@ Precedence, tightest first::
 
     ¬  >  ∧  >  ∨, ⊕ (one level, left-assoc)  >  → (right-assoc)  >  ↔, ⟷ (left-assoc)
 
-Quantifiers scope as far right as possible: `∀x A(x) → B(x)` reads `∀x (A(x) → B(x))`,
-and `A ∧ ∃x B(x) ∧ C(x)` reads `A ∧ ∃x (B(x) ∧ C(x))`; write `(∀x A(x)) → B` for the narrow
-reading. FOLIO writes both `∀x (A(x) → B(x))` and `∀x (A(x)) → B(x)` for the same meaning, and
-the wide scope reads both as intended (it agrees with the gold labels more often; see
-benchmarks/bench_parse.py). `a≠b` is `¬(a=b)`.
+The grammar's quantifiers scope as far right as possible: `∀x A(x) → B(x)` reads
+`∀x (A(x) → B(x))`. By default (``scope="variable"``, see `scope.py` and docs/logic.md) a
+quantifier with a bracketed body ends with that bracket when its variable does not occur further
+right: `¬∃z(B(z)) ∧ ¬S` reads `¬(∃z B(z)) ∧ ¬S`, while `∀x (A(x)) → B(x)` keeps the wide reading
+`∀x (A(x) → B(x))`. ``scope="wide"`` keeps the grammar's reading everywhere. `a≠b` is `¬(a=b)`.
 
 A name is a variable where an enclosing quantifier binds it, otherwise a constant, except that
 an unbound `w`, `x`, `y` or `z` is a *free variable*: strict mode keeps it free and
@@ -45,6 +45,7 @@ from .nodes import (
     Xor,
     free_vars,
 )
+from .scope import DEFAULT_SCOPE, SCOPES, Rewrite, follow_variables
 
 _BINARY = {"and": And, "or": Or, "xor": Xor, "implies": Implies, "iff": Iff}
 _OPERATORS = set("∧∨⊕→↔⟷")
@@ -58,6 +59,8 @@ class ParseResult:
     formula: Formula
     repairs: tuple[Repair, ...] = ()
     free_variables: tuple[str, ...] = ()
+    scope_notes: tuple[str, ...] = ()
+    """Where the variable-aware scope reading differs from the wide one (empty: they agree)."""
 
 
 @functools.cache
@@ -131,13 +134,33 @@ def parse_tree(text: str) -> lark.Tree:
         raise _classify(exc, text) from None
 
 
-def _pos(node: lark.Tree | lark.Token) -> Pos | None:
+def read_tree(text: str, scope: str = DEFAULT_SCOPE) -> tuple[lark.Tree, Rewrite]:
+    """Strictly parse `text` under a scope reading; errors point into `text` itself.
+
+    The returned rewrite's notes say where the two readings differ, whichever was used.
+    """
+    if scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r} (expected one of: {', '.join(SCOPES)})")
+    tree = parse_tree(text)
+    rewrite = follow_variables(text)
+    if scope == "wide" or not rewrite.notes:  # positions stay the text's; the notes still say
+        return tree, Rewrite(text, text, rewrite.notes)  # where the other reading differs
+    return parse_tree(rewrite.text), rewrite
+
+
+def _pos(node: lark.Tree | lark.Token, rewrite: Rewrite | None) -> Pos | None:
     if isinstance(node, lark.Token):
-        return Pos(node.line or 0, node.column or 0, node.start_pos or 0, node.end_pos or 0)
-    meta = node.meta
-    if meta.empty:
+        pos = Pos(node.line or 0, node.column or 0, node.start_pos or 0, node.end_pos or 0)
+    elif node.meta.empty:
         return None
-    return Pos(meta.line, meta.column, meta.start_pos, meta.end_pos)
+    else:
+        meta = node.meta
+        pos = Pos(meta.line, meta.column, meta.start_pos, meta.end_pos)
+    if rewrite is None or not rewrite.inserted:
+        return pos
+    start, end = rewrite.to_original(pos.start), rewrite.to_original(pos.end)
+    line, column = _line_col(rewrite.source, start)
+    return Pos(line, column, start, end)
 
 
 #: Unbound names read as free variables. FOLIO also uses `a`, `b`, `c`, `v`, `k` as constants
@@ -153,19 +176,23 @@ def is_variable_name(name: str) -> bool:
 class _Builder:
     """Turns a lark tree into the AST, resolving variables against enclosing quantifiers."""
 
-    def __init__(self, dedupe_quantifiers: bool) -> None:
+    def __init__(self, dedupe_quantifiers: bool, rewrite: Rewrite | None) -> None:
         self.dedupe = dedupe_quantifiers
+        self.rewrite = rewrite
         self.repairs: list[Repair] = []
+
+    def pos(self, node: lark.Tree | lark.Token) -> Pos | None:
+        return _pos(node, self.rewrite)
 
     def term(self, tok: lark.Token, bound: frozenset[str]) -> Term:
         name = str(tok)
         if name in bound or is_variable_name(name):
-            return Var(name, _pos(tok))
-        return Const(name, _pos(tok))
+            return Var(name, self.pos(tok))
+        return Const(name, self.pos(tok))
 
     def build(self, t: lark.Tree | lark.Token, bound: frozenset[str] = frozenset()) -> Formula:
         kind = t.data if isinstance(t, lark.Tree) else "prop_token"
-        pos = _pos(t)
+        pos = self.pos(t)
         if kind == "prop_token":
             return Atom(str(t), (), pos)
         c = t.children
@@ -190,20 +217,28 @@ class _Builder:
         repeated = isinstance(body, lark.Tree) and body.data == "quant" and str(body.children[1]) == str(var)
         if self.dedupe and repeated:
             self.repairs.append(
-                Repair("duplicate_quantifier", f"dropped repeated '{sym}{var}' at column {var.column}")
+                Repair(
+                    "duplicate_quantifier", f"dropped repeated '{sym}{var}' at column {self.pos(var).column}"
+                )
             )
             return self.build(body, bound)
         cls = ForAll if sym == "∀" else Exists
-        return cls(str(var), self.build(body, bound | {str(var)}), _pos(t))
+        return cls(str(var), self.build(body, bound | {str(var)}), self.pos(t))
 
 
-def build_ast(tree: lark.Tree, *, dedupe_quantifiers: bool = False) -> tuple[Formula, list[Repair]]:
-    """AST of a parse tree; with `dedupe_quantifiers`, `∃x ∃x` loses its repeat (reported)."""
-    b = _Builder(dedupe_quantifiers)
+def build_ast(
+    tree: lark.Tree, *, dedupe_quantifiers: bool = False, rewrite: Rewrite | None = None
+) -> tuple[Formula, list[Repair]]:
+    """AST of a parse tree; with `dedupe_quantifiers`, `∃x ∃x` loses its repeat (reported).
+
+    Positions refer to `rewrite.source` when the tree was parsed from `rewrite.text`.
+    """
+    b = _Builder(dedupe_quantifiers, rewrite)
     return b.build(tree), b.repairs
 
 
-def parse_strict(text: str) -> ParseResult:
+def parse_strict(text: str, scope: str = DEFAULT_SCOPE) -> ParseResult:
     """Parse without any repair; free variables stay free and are listed."""
-    formula, _ = build_ast(parse_tree(text))
-    return ParseResult(formula, (), free_vars(formula))
+    tree, rewrite = read_tree(text, scope)
+    formula, _ = build_ast(tree, rewrite=rewrite)
+    return ParseResult(formula, (), free_vars(formula), rewrite.notes)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from .errors import FolSyntaxError
 from .lenient import parse
 from .nodes import Atom, Const, Formula, free_vars, map_atoms, subformulas, terms
+from .scope import DEFAULT_SCOPE
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class Problem:
     """Predicates and constants used anywhere in the problem."""
     repairs: tuple[str, ...] = ()
     """Human-readable repairs, each prefixed with where it was made ("premise 2: …")."""
+    scope_notes: tuple[str, ...] = ()
+    """Where the variable-aware scope reading differs from the wide one, prefixed like `repairs`."""
 
     @property
     def formulas(self) -> tuple[Formula, ...]:
@@ -54,22 +57,27 @@ def _where(i: int, n: int) -> str:
     return "conclusion" if i == n else f"premise {i + 1}"
 
 
-def parse_problem(premises: Sequence[str], conclusion: str, lenient: bool = True) -> Problem:
+def parse_problem(
+    premises: Sequence[str], conclusion: str, lenient: bool = True, scope: str = DEFAULT_SCOPE
+) -> Problem:
     """Parse every formula; raises `FolSyntaxError` (with `.where`) on the first that fails."""
     texts = [*premises, conclusion]
     formulas: list[Formula] = []
     repairs: list[str] = []
+    notes: list[str] = []
     for i, text in enumerate(texts):
         try:
-            result = parse(text, lenient=lenient)
+            result = parse(text, lenient=lenient, scope=scope)
         except FolSyntaxError as err:
             err.where = _where(i, len(premises))
             raise
         formulas.append(result.formula)
         repairs += [f"{_where(i, len(premises))}: {r}" for r in result.repairs]
+        notes += [f"{_where(i, len(premises))}: {n}" for n in result.scope_notes]
     formulas, split = _split_arities(formulas, texts, lenient)
     repairs += split
-    return Problem(tuple(formulas[:-1]), formulas[-1], collect_signature(formulas), tuple(repairs))
+    signature = collect_signature(formulas)
+    return Problem(tuple(formulas[:-1]), formulas[-1], signature, tuple(repairs), tuple(notes))
 
 
 def _split_arities(

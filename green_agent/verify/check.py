@@ -14,11 +14,10 @@ Every item ends in exactly one status:
 
 from __future__ import annotations
 
-import multiprocessing
+import resource
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -70,25 +69,41 @@ class ItemCheck:
     """E's verdict when ``prover`` is ``both``."""
     eprover_error: str | None = None
     """Why E gave up, when it did."""
+    cpu_ms: float = 0.0
+    """CPU time of this check: the checking process's (all threads) plus E's runs."""
+    scope: str = "variable"
+    """The quantifier-scope reading the item was decided under (``variable`` or ``wide``)."""
+    scope_notes: tuple[str, ...] = ()
+    """Where the variable-aware reading differs from the wide one; empty when both read the same."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as written to ``--json``."""
         data = asdict(self)
         data["repairs"] = list(self.repairs)
         data["used_premises"] = list(self.used_premises)
+        data["scope_notes"] = list(self.scope_notes)
         data["time_ms"] = round(self.time_ms, 1)
+        data["cpu_ms"] = round(self.cpu_ms, 1)
         return data
+
+
+def _cpu_s() -> float:
+    """CPU seconds used so far by this process and its finished children (E runs)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def check_item(item: FolioItem, prover: str = "z3", timeout_ms: int = 5000) -> ItemCheck:
-    """Parse (leniently) and decide one item; never raises."""
+def check_item(
+    item: FolioItem, prover: str = "z3", timeout_ms: int = 5000, scope: str = "variable"
+) -> ItemCheck:
+    """Parse (leniently, under the ``scope`` reading) and decide one item; never raises."""
     from green_agent.logic import FolSyntaxError, decide_problem, parse_problem
 
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), _cpu_s()
 
     def done(status: str, **kw: Any) -> ItemCheck:
         kw.setdefault("parsed", False)
@@ -100,6 +115,8 @@ def check_item(item: FolioItem, prover: str = "z3", timeout_ms: int = 5000) -> I
             gold=item.label,
             agrees=status == "agrees",
             time_ms=(time.perf_counter() - start) * 1000,
+            cpu_ms=(_cpu_s() - cpu_start) * 1000,
+            scope=scope,
             **kw,
         )
 
@@ -115,7 +132,7 @@ def check_item(item: FolioItem, prover: str = "z3", timeout_ms: int = 5000) -> I
         if not item.conclusion_fol.strip():
             return done("unparsable", error="conclusion: empty FOL")
         try:
-            problem = parse_problem(item.premises_fol, item.conclusion_fol, lenient=True)
+            problem = parse_problem(item.premises_fol, item.conclusion_fol, lenient=True, scope=scope)
         except FolSyntaxError as exc:
             where = f"{exc.where}: " if getattr(exc, "where", None) else ""
             return done(
@@ -148,12 +165,13 @@ def check_item(item: FolioItem, prover: str = "z3", timeout_ms: int = 5000) -> I
             used_premises=used,
             eprover_verdict=e_verdict if prover == "both" else None,
             eprover_error=_one_line(e_reason) if prover == "both" and e_reason else None,
+            scope_notes=problem.scope_notes,
         )
     except Exception as exc:  # noqa: BLE001 — a checker bug is reported per item; the run goes on
         return done("error", error=_one_line(f"internal error: {type(exc).__name__}: {exc}"))
 
 
-def _check_star(args: tuple[FolioItem, str, int]) -> ItemCheck:
+def _check_star(args: tuple[FolioItem, str, int, str]) -> ItemCheck:
     return check_item(*args)
 
 
@@ -163,12 +181,13 @@ def verify_items(
     prover: str = "z3",
     timeout_ms: int = 5000,
     jobs: int = 1,
+    scope: str = "variable",
     on_result: Callable[[ItemCheck], None] | None = None,
 ) -> list[ItemCheck]:
-    """Check every item, in input order; ``jobs > 1`` uses a process pool (one Z3 context per problem)."""
+    """Check every item, in input order; ``jobs > 1`` uses the process's warm worker pool (`workers`)."""
     if prover not in PROVERS:
         raise ValueError(f"unknown prover {prover!r} (expected one of: {', '.join(PROVERS)})")
-    work = [(item, prover, timeout_ms) for item in items]
+    work = [(item, prover, timeout_ms, scope) for item in items]
     results: list[ItemCheck] = []
     if jobs <= 1 or len(work) < 2:
         for args in work:
@@ -176,13 +195,20 @@ def verify_items(
             if on_result:
                 on_result(results[-1])
         return results
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    from concurrent.futures.process import BrokenProcessPool
+
+    from green_agent.verify.workers import discard_pool, worker_pool
+
+    pool = worker_pool(jobs)
+    try:
         # chunksize 1: a few slow (timeout-bound) items of one story must not queue behind each other
         for check in pool.map(_check_star, work, chunksize=1):
             results.append(check)
             if on_result:
                 on_result(check)
+    except BrokenProcessPool:
+        discard_pool(jobs)
+        raise
     return results
 
 
@@ -206,6 +232,9 @@ def summarise(checks: Iterable[ItemCheck], *, prover: str = "z3") -> dict[str, A
         "checked": len(checks) - counts["not_checkable"],
         "failed": sum(counts[s] for s in FAILED),
         "repaired": sum(1 for c in checks if c.repairs),
+        "scope_differs": sum(1 for c in checks if c.scope_notes),
+        "ambiguous_repairs": sum(1 for c in checks if any("ambiguous_parenthesis" in r for r in c.repairs)),
+        "free_individuals": sum(1 for c in checks if any("free_individual" in r for r in c.repairs)),
         "agreement": round(counts["agrees"] / decided, 4) if decided else None,
         "unknown_rate": round(counts["unknown"] / len(checks), 4) if checks else None,
         "per_label": per_label,
@@ -213,6 +242,7 @@ def summarise(checks: Iterable[ItemCheck], *, prover: str = "z3") -> dict[str, A
         "time_ms": {
             "total": round(sum(c.time_ms for c in checks), 1),
             "max": round(max((c.time_ms for c in checks), default=0.0), 1),
+            "cpu": round(sum(c.cpu_ms for c in checks), 1),
         },
     }
     if prover == "both":

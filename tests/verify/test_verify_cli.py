@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from green_agent.verify.check import STATUSES
 
 ROOT = Path(__file__).resolve().parents[2]
-FOLIO = ROOT.parent / "shared" / "data" / "folio"
+FOLIO = Path(os.environ.get("FOLIO_DATA", ROOT.parent / "shared" / "data" / "folio"))
 SAMPLE = ROOT / "scenarios" / "folio" / "data" / "sample.jsonl"
 ITEM_KEYS = {"id", "status", "parsed", "repairs", "verdict", "gold", "agrees", "time_ms", "error"}
 VERDICTS = {"True", "False", "Uncertain", "Inconsistent", "Unknown"}
@@ -128,6 +129,66 @@ def test_empty_and_unrepairable_fol_are_reported_and_the_run_goes_on(tmp_path):
     assert items["3"]["status"] == "unparsable" and "premise 2" in items["3"]["error"]
     assert items["3"]["verdict"] is None and items["3"]["parsed"] is False
     assert items["4"]["status"] == "inconsistent" and items["4"]["verdict"] == "Inconsistent"
+
+
+def test_scope_reading_and_repairs_are_shown_per_item(tmp_path):
+    base = {"story_id": 1, "premises": "A.", "conclusion": "C.", "label": "True"}
+    records = [
+        {**base, "example_id": 1, "premises-FOL": "¬∃z(B(z) ∧ P(z)) ∧ ¬S", "conclusion-FOL": "¬S"},
+        {**base, "example_id": 2, "premises-FOL": "∀x (P(x) → Q(x)\nP(a)", "conclusion-FOL": "Q(a)"},
+    ]
+    data = tmp_path / "scope.jsonl"
+    data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    reports = {}
+    for scope in ("variable", "wide"):
+        out = tmp_path / f"{scope}.json"
+        proc = folio("verify", str(data), "--scope", scope, "--items", "--json", str(out))
+        assert proc.returncode == 0, proc.stderr
+        reports[scope] = (proc.stdout, json.loads(out.read_text(encoding="utf-8")))
+    stdout, report = reports["variable"]
+    first, second = report["items"]
+    assert first["scope"] == "variable" and first["verdict"] == "True" and len(first["scope_notes"]) == 1
+    assert second["scope_notes"] == [] and "unbalanced_parenthesis" in second["repairs"][0]
+    assert report["summary"]["scope"] == "variable" and report["summary"]["scope_differs"] == 1
+    assert "1: agrees (True, gold True) — variable reading (1 quantifier(s) end early)" in stdout
+    assert "'∃z' at column 2 scopes over its bracket only" in stdout
+    assert "2: agrees (True, gold True) — either reading — premise 1: unbalanced_parenthesis" in stdout
+    stdout, report = reports["wide"]
+    assert report["items"][0]["verdict"] == "Uncertain" and report["items"][0]["scope"] == "wide"
+    assert "1: disagrees (Uncertain, gold True) — wide reading" in stdout
+
+
+def test_several_files_share_one_run_and_report_each(tmp_path):
+    base = {"story_id": 1, "premises": "A.", "conclusion": "C.", "label": "True"}
+    files = []
+    for n, conclusion in enumerate(["Q(a)", "¬Q(a)"]):
+        record = {
+            **base,
+            "example_id": n,
+            "premises-FOL": "P(a)\n∀x (P(x) → Q(x))",
+            "conclusion-FOL": conclusion,
+        }
+        files.append(tmp_path / f"part{n}.jsonl")
+        files[-1].write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+    out = tmp_path / "both.json"
+    proc = folio("verify", *map(str, files), "--jobs", "2", "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    reports = json.loads(out.read_text(encoding="utf-8"))["reports"]
+    assert [r["summary"]["file"] for r in reports] == [str(f) for f in files]
+    assert [r["items"][0]["status"] for r in reports] == ["agrees", "disagrees"]
+    assert all(r["items"][0]["cpu_ms"] > 0 and r["summary"]["time_ms"]["cpu"] > 0 for r in reports)
+    assert proc.stdout.count("agreement on decided items") == 2
+
+
+def test_default_timeout_is_the_lowered_one():
+    proc = folio("verify", "--help")
+    assert "--timeout-ms" in proc.stdout and "(default: 300" in proc.stdout
+
+
+def test_bad_scope_is_refused():
+    proc = folio("verify", str(SAMPLE), "--scope", "narrow")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "argument --scope: invalid choice: 'narrow'" in proc.stderr.strip().splitlines()[-1]
 
 
 def test_eprover_missing_is_one_line(tmp_path):

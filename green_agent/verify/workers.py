@@ -1,0 +1,44 @@
+"""Warm worker processes for ``folio verify``, made once per process and shared by every file.
+
+Spawning workers per call re-imports Z3, lark and the toolkit in each worker for each file (two
+jobs ran slower than one). Here workers fork from a *forkserver* that imported all of that once,
+build the parser once each, and stay up until the process exits, so checking train and then
+validation (or several ``DATA`` files) pays the start-up once.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from concurrent.futures import ProcessPoolExecutor
+
+_PRELOAD = ["z3", "lark", "green_agent.logic", "green_agent.verify.check", "green_agent.verify.eprover"]
+_pools: dict[int, ProcessPoolExecutor] = {}
+_lock = threading.Lock()
+
+
+def _warm() -> None:
+    """Build what every check needs, once per worker."""
+    from green_agent.logic.parser import _parser
+
+    _parser()
+
+
+def worker_pool(jobs: int) -> ProcessPoolExecutor:
+    """The process's pool of ``jobs`` warm workers (created on first use)."""
+    with _lock:
+        pool = _pools.get(jobs)
+        if pool is None:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(_PRELOAD)
+            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_warm)
+            _pools[jobs] = pool
+        return pool
+
+
+def discard_pool(jobs: int) -> None:
+    """Forget a broken pool (a worker died), so the next call starts a fresh one."""
+    with _lock:
+        pool = _pools.pop(jobs, None)
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
