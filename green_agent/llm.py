@@ -7,6 +7,7 @@ call an LLM, with the local map, telemetry off and its debug banner suppressed.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 from typing import Any
@@ -27,3 +28,10 @@ def load_litellm() -> Any:
             litellm.telemetry = False
             _litellm = litellm
     return _litellm
+
+
+async def aload_litellm() -> Any:
+    """:func:`load_litellm` for async callers: a first import runs in a thread, never on the event loop."""
+    if _litellm is not None:
+        return _litellm
+    return await asyncio.to_thread(load_litellm)

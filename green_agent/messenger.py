@@ -18,11 +18,21 @@ from typing import Any
 import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.client.errors import A2AClientError, AgentCardResolutionError
-from a2a.types import AgentCard, Message, Part, Role, SendMessageRequest, StreamResponse, TaskState
+from a2a.types import (
+    AgentCard,
+    CancelTaskRequest,
+    Message,
+    Part,
+    Role,
+    SendMessageRequest,
+    StreamResponse,
+    TaskState,
+)
 from a2a.utils.errors import A2AError
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.struct_pb2 import Value
 
+from green_agent.cancel import note_task_id
 from green_agent.protocol import OutboundMessage, Reply, TransportError
 
 _byte_budget: contextvars.ContextVar[int | None] = contextvars.ContextVar("a2a_byte_budget", default=None)
@@ -179,7 +189,9 @@ class _Fold:
         if self.state in ("failed", "rejected", "canceled", "auth_required"):
             detail = (self._status_text or "\n".join(self.texts))[:500]
             kind = "task_rejected" if self.state == "rejected" else "task_failed"
-            raise TransportError(kind, f"task {self.state}" + (f": {detail}" if detail else ""), raw=detail)
+            raise TransportError(
+                kind, f"task {self.state}" + (f": {detail}" if detail else ""), raw=detail, data=self.data
+            )
         return Reply(
             text="\n".join(texts),
             data=self.data,
@@ -246,6 +258,7 @@ class A2ATransport:
             client = ClientFactory(config).create(card)
             async for event in client.send_message(_request(message)):
                 fold.add(event)
+                note_task_id(fold.task_id)
                 if fold.size > max_response_bytes:
                     raise TransportError("response_too_large", f"reply exceeds {max_response_bytes} bytes")
         except TransportError:
@@ -257,3 +270,18 @@ class A2ATransport:
         finally:
             _byte_budget.reset(token)
         return fold.reply()
+
+    async def cancel(self, url: str, task_id: str) -> list[dict[str, Any]]:
+        """A2A ``CancelTask`` for a task the assessor gave up on; the data parts of its final status."""
+        card = await self.card(url)
+        client = ClientFactory(ClientConfig(streaming=False, httpx_client=self._http)).create(card)
+        token = _byte_budget.set(1 << 20)
+        try:
+            task = await client.cancel_task(CancelTaskRequest(id=task_id))
+        except Exception as exc:
+            raise _classify(exc) from exc
+        finally:
+            _byte_budget.reset(token)
+        fold = _Fold()
+        fold.add(StreamResponse(task=task))
+        return fold.data

@@ -80,12 +80,22 @@ class TransportError(Exception):
     participant's own failed/rejected task).
     """
 
-    def __init__(self, kind: str, detail: str, *, retryable: bool = False, raw: str | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        detail: str,
+        *,
+        retryable: bool = False,
+        raw: str | None = None,
+        data: list[dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
         self.retryable = retryable
         self.raw = raw
+        self.data = data or []
+        """Data parts of a failed/rejected task (the participant's structured evidence)."""
 
 
 class Transport(Protocol):

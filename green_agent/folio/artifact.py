@@ -37,6 +37,10 @@ def result_item(outcome: ItemOutcome) -> dict[str, Any]:
     }
     if outcome.usage is not None:
         item["usage"] = outcome.usage
+    if outcome.evidence is not None:
+        item["evidence"] = outcome.evidence
+    if outcome.cancel is not None:
+        item["cancel"] = outcome.cancel
     if outcome.status != "ok" and outcome.raw:
         item["raw"] = outcome.raw[:ITEM_RAW_LIMIT]
     return item

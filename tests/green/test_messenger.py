@@ -187,3 +187,33 @@ def test_deadline_and_timeout_are_distinguished() -> None:
         ended = asyncio.run(run(0.1))
     assert (timed.status, timed.kind) == ("timeout", "timeout")
     assert (ended.status, ended.kind) == ("timeout", "deadline")
+
+
+def test_timed_out_task_is_canceled_when_its_id_is_known() -> None:
+    """A streaming participant names its task first: the timed-out task is canceled (A2A CancelTask)
+    and its work stops; a non-streaming one never names it, and the result says so."""
+    from a2a.helpers import new_task_from_user_message
+
+    stopped: list[str] = []
+
+    async def works_forever(context, queue) -> None:
+        task = new_task_from_user_message(context.message)
+        await queue.enqueue_event(task)
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            stopped.append(task.id)
+            raise
+
+    async def run(url: str):
+        async with A2ATransport() as transport:
+            return await call_participant(transport, url, MSG, Budget(timeout_s=1.0, max_retries=0))
+
+    with serve(lambda u: a2a_app(works_forever, u, streaming=True)) as url:
+        streamed = asyncio.run(run(url))
+        stopped_by_cancel = list(stopped)  # before the server shuts down (which would stop it too)
+    with serve(lambda u: a2a_app(works_forever, u, streaming=False)) as url:
+        blocking = asyncio.run(run(url))
+    assert (streamed.status, streamed.cancel) == ("timeout", "canceled")
+    assert len(stopped_by_cancel) == 1  # the participant's work was canceled, not left running
+    assert (blocking.status, blocking.cancel) == ("timeout", "no_task_id")

@@ -76,14 +76,15 @@ class AutoformalizerAgent:
             try:
                 completion = await self.llm.complete(messages)
             except LLMError as exc:
-                errors.append({"attempt": attempt, "stage": "llm", "error": str(exc)})
-                raise AgentFailure(str(exc), usage=usage, diagnostics=diagnostics(None)) from exc
+                errors.append({"attempt": attempt, "stage": "llm", "error": str(exc), "kind": exc.kind})
+                details = diagnostics(None) | exc.diagnostics() | {"attempts": len(errors)}
+                raise AgentFailure(str(exc), usage=usage, diagnostics=details) from exc
             usage += completion.usage
             times["llm"] += completion.time_ms
             last = await self.mode.evaluate(completion.text, task)
             times["sandbox"] += last.sandbox_ms
             times["solver"] += last.solver_ms
-            errors.append(last.record(attempt))
+            errors.append(last.record(attempt) | {"usage": completion.usage.as_dict()})
             if last.label is not None:
                 text = _reply_text(self.mode.name, last, attempt)
                 return Answer(text=text, label=last.label, usage=usage, diagnostics=diagnostics(last.label))

@@ -3,6 +3,10 @@
 The lifecycle follows the green agent's executor: enqueue the Task first, ``working``, then either an
 artifact (text part + data part) and ``completed``, or ``failed`` with a message carrying the reason
 and the diagnostics. No exception escapes :meth:`FolioAgentExecutor.execute`.
+
+A2A ``CancelTask`` cancels the asyncio task running the agent: the LLM request in flight is dropped,
+a sandbox run is abandoned, and nothing more is spent; the ``canceled`` status carries the usage the
+task had spent so far (as does a ``failed`` one).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from a2a.types import Message, Part
 
 from green_agent.parts import agent_message, data_part, message_data, open_task
 from white_agents.common.llm import LLMError
+from white_agents.common.spend import start_metering
 from white_agents.common.task import AgentFailure, Answer, FolioTask, TaskFormatError, parse_task
 
 log = logging.getLogger(__name__)
@@ -55,6 +60,7 @@ class FolioAgentExecutor(AgentExecutor):
         job = asyncio.current_task()
         if job is not None:
             self._running[task.id] = job
+        spent = start_metering()
         try:
             await updater.start_work()
             try:
@@ -65,23 +71,22 @@ class FolioAgentExecutor(AgentExecutor):
                 return
             except LLMError as exc:
                 log.info("task %s failed: %s", folio.id, exc)
-                failure = AgentFailure(
-                    str(exc), diagnostics={"llm_error": exc.kind, "attempts": exc.attempts}
-                )
+                failure = AgentFailure(str(exc), usage=spent.usage, diagnostics=exc.diagnostics())
                 await updater.failed(say(f"{self.agent.name} failed: {exc}", failure.data()))
                 return
             answer.diagnostics.setdefault("total_ms", round((time.perf_counter() - start) * 1000, 1))
             await updater.add_artifact([Part(text=answer.text), data_part(answer.data())], name="answer")
             await updater.complete()
         except asyncio.CancelledError:
-            await updater.cancel(say("Canceled."))
+            log.info("task %s canceled", folio.id)
+            await updater.cancel(say("Canceled.", {"canceled": True, "usage": spent.usage.as_dict()}))
             raise
         except Exception as exc:  # the task must end failed, never hang or -32603
             log.exception("agent crashed on task %s", folio.id)
             await updater.failed(
                 say(
                     f"{self.agent.name} crashed: {type(exc).__name__}: {exc}",
-                    {"error": f"{type(exc).__name__}: {exc}"},
+                    {"error": f"{type(exc).__name__}: {exc}", "usage": spent.usage.as_dict()},
                 )
             )
         finally:

@@ -21,7 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from green_agent.llm import load_litellm
+from green_agent.llm import aload_litellm, load_litellm  # noqa: F401 - load_litellm re-exported
+from white_agents.common.spend import record_usage
+from white_agents.common.usage import Usage
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +45,29 @@ class ConfigError(ValueError):
 class LLMError(RuntimeError):
     """A completion failed for good; ``kind`` is ``timeout``, ``http_status``, ``connection`` or ``other``."""
 
-    def __init__(self, kind: str, message: str, *, attempts: int, status: int | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        *,
+        attempts: int,
+        status: int | None = None,
+        endpoint: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.status = status
         self.attempts = attempts
+        self.endpoint = endpoint
+
+    def diagnostics(self) -> dict[str, Any]:
+        """The failure's diagnostics for the task's data part."""
+        out: dict[str, Any] = {"llm_error": self.kind, "attempts": self.attempts}
+        if self.status is not None:
+            out["status"] = self.status
+        if self.endpoint is not None:
+            out["endpoint"] = self.endpoint
+        return out
 
 
 @dataclass(frozen=True)
@@ -72,42 +92,6 @@ class LLMSettings:
     """First backoff delay; doubles on each retry (capped at 30 s)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Further keyword arguments passed to ``litellm.acompletion`` unchanged."""
-
-
-@dataclass(frozen=True)
-class Usage:
-    """Tokens and cost of one or more completions."""
-
-    prompt_tokens: int = 0
-    """Input tokens, as reported by the provider."""
-    completion_tokens: int = 0
-    """Output tokens, as reported by the provider."""
-    cost_usd: float | None = None
-    """Cost from litellm's price map; None when the model's price is unknown (for any call summed)."""
-    calls: int = 0
-    """Number of successful completions summed here."""
-
-    def __add__(self, other: Usage) -> Usage:
-        if self.calls == 0:
-            return other
-        if other.calls == 0:
-            return self
-        cost = None if self.cost_usd is None or other.cost_usd is None else self.cost_usd + other.cost_usd
-        return Usage(
-            self.prompt_tokens + other.prompt_tokens,
-            self.completion_tokens + other.completion_tokens,
-            cost,
-            self.calls + other.calls,
-        )
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form for the reply's data part."""
-        return {
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "cost_usd": self.cost_usd,
-            "calls": self.calls,
-        }
 
 
 @dataclass(frozen=True)
@@ -206,7 +190,7 @@ class LLMClient:
 
     async def complete(self, messages: Sequence[Mapping[str, str]]) -> Completion:
         """One chat completion; raise :class:`LLMError` once retries are spent or on a timeout."""
-        litellm = load_litellm()
+        litellm = await aload_litellm()
         s = self.settings
         kwargs: dict[str, Any] = {
             "model": s.model,
@@ -263,4 +247,5 @@ class LLMClient:
             cost_usd=_cost(litellm, response),
             calls=1,
         )
+        record_usage(usage)
         return Completion(text=text, usage=usage, time_ms=elapsed, attempts=attempt)
