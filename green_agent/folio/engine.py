@@ -25,6 +25,7 @@ from typing import Any
 
 from green_agent.calls import CallResult, call_participant
 from green_agent.datasets.items import FolioItem
+from green_agent.declared import reply_llm
 from green_agent.folio.config import FolioConfig
 from green_agent.folio.evidence import failure_evidence, sane_usage
 from green_agent.folio.parsing import parse_answer
@@ -72,6 +73,8 @@ class ItemOutcome:
     """A failed task's structured evidence (per attempt: stage, error, sandbox status...), bounded."""
     cancel: str | None = None
     """After a timeout, whether the participant's task was canceled (``canceled``, ``no_task_id``...)."""
+    model: str | None = None
+    """The model the participant declared in this answer's data part (``llm.model``), if any."""
 
     def record(self) -> dict[str, Any]:
         """JSON-ready dict (journal line)."""
@@ -121,6 +124,11 @@ def reported_usage(data: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
+def _declared_model(data: Sequence[Mapping[str, Any]]) -> str | None:
+    declared = reply_llm(data)
+    return None if declared is None else declared["model"]
+
+
 def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
     """Turn one call's result into an outcome (parsing the reply when one arrived)."""
     base = {"role": role, "id": item.id, "gold": item.label, "latency_ms": round(call.latency_ms, 3)}
@@ -138,10 +146,12 @@ def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
             usage=reported_usage(call.data),
             evidence=failure_evidence(call.data),
             cancel=call.cancel,
+            model=_declared_model(call.data),
         )
     parsed = parse_answer(call.reply.text, call.reply.data)
     raw = _raw(call.reply, None)
     usage = reported_usage(call.reply.data)
+    model = _declared_model(call.reply.data)
     if parsed.label is None:
         return ItemOutcome(
             **base,
@@ -153,6 +163,7 @@ def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
             rule=parsed.rule,
             raw=raw,
             usage=usage,
+            model=model,
         )
     return ItemOutcome(
         **base,
@@ -164,6 +175,7 @@ def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
         rule=parsed.rule,
         raw=raw,
         usage=usage,
+        model=model,
     )
 
 

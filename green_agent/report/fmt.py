@@ -18,6 +18,13 @@ def ci(bounds: Sequence[float] | None, digits: int = 1) -> str:
     return f"[{100 * bounds[0]:.{digits}f}, {100 * bounds[1]:.{digits}f}]"
 
 
+def answered_accuracy(part: dict[str, Any]) -> str:
+    """Accuracy on answered items with its CI; ``"–"`` when nothing was answered (0/0 is no rate)."""
+    if not part.get("answered"):
+        return "–"
+    return f"{pct(part.get('accuracy_answered'))} {ci(part.get('accuracy_answered_ci95'))}"
+
+
 def signed_pct(x: float | None) -> str:
     """Signed percent-point difference: ``+4.2 pp``."""
     return "–" if x is None else f"{100 * x:+.1f} pp"

@@ -13,6 +13,8 @@ import jinja2
 
 from . import fmt
 from .load import ReportData, prepare_report
+from .models import HEADERS as MODEL_HEADERS
+from .models import model_rows
 from .plots import all_figures
 from .repro import package_version
 from .rows import item_rows
@@ -35,6 +37,7 @@ def _template() -> jinja2.Template:
         pval=fmt.pvalue,
         ms=fmt.ms,
         money=fmt.money,
+        answered=fmt.answered_accuracy,
         pretty=lambda v: json.dumps(v, indent=2, sort_keys=True, default=str),
     )
     source = resources.files(__package__).joinpath(TEMPLATE).read_text(encoding="utf-8")
@@ -69,6 +72,8 @@ def render_html(report: ReportData) -> str:
         n_wrong=sum(r["any_wrong"] for r in rows),
         default_disagree=len(report.participants) > 1 and n_disagree > 0,
         repro=report.reproducibility,
+        model_headers=MODEL_HEADERS,
+        models=model_rows(report),
     )
 
 

@@ -8,6 +8,8 @@ from typing import Any
 
 from . import fmt
 from .load import ReportData
+from .models import HEADERS as MODEL_HEADERS
+from .models import model_rows
 from .rows import item_rows
 
 _ESCAPE = str.maketrans({c: "\\" + c for c in "\\`*_|"} | {"<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
@@ -53,7 +55,7 @@ def render_markdown(report: ReportData, *, max_disagreements: int = 50) -> str:
                 fmt.ci(p.get("accuracy_ci95")),
                 f"{p.get('correct')}/{p.get('total')}",
                 fmt.pct(p.get("coverage")),
-                fmt.pct(p.get("accuracy_answered")),
+                fmt.answered_accuracy(p),
                 p.get("timeout"),
                 p.get("runtime_error"),
                 p.get("parse_error"),
@@ -64,6 +66,9 @@ def render_markdown(report: ReportData, *, max_disagreements: int = 50) -> str:
             for p in ps
         ],
     )
+    if models := model_rows(report):
+        out += ["", "## Models and usage", ""]
+        out += table(list(MODEL_HEADERS), models)
     labels = list(dict.fromkeys(k for p in ps for k in p.get("per_label") or {}))
     out += ["", "## Accuracy per gold label", ""]
     out += table(

@@ -28,7 +28,8 @@ def item_rows(report: ReportData) -> list[dict[str, Any]]:
 
     Each row: ``id, gold, premises, conclusion, cells`` (one per participant: ``answer, status,
     correct, error, kind, latency_ms, attempts`` or None when the participant did not see the item)
-    and flags ``disagree`` (answers differ among participants that saw it) and ``any_wrong``.
+    and flags ``disagree`` (participants answered with different labels; two failures of different
+    kinds, or a failure next to an answer, are not a disagreement) and ``any_wrong``.
     """
     by_role = [{str(it.get("id")): it for it in p.get("items") or ()} for p in report.participants]
     order: dict[str, None] = {}
@@ -38,7 +39,7 @@ def item_rows(report: ReportData) -> list[dict[str, Any]]:
     for item_id in order:
         items = [lookup.get(item_id) for lookup in by_role]
         seen = [it for it in items if it is not None]
-        answers = {answer(it) for it in seen}
+        labels = {it.get("predicted") for it in seen if it.get("status") == "ok"}
         premises, conclusion = _texts(items)
         if not premises and item_id in report.texts:
             premises, conclusion = report.texts[item_id]
@@ -63,7 +64,7 @@ def item_rows(report: ReportData) -> list[dict[str, Any]]:
                 "premises": premises,
                 "conclusion": conclusion,
                 "cells": cells,
-                "disagree": len(answers) > 1,
+                "disagree": len(labels) > 1,
                 "any_wrong": any(not item_correct(it) for it in seen),
             }
         )

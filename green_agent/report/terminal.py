@@ -8,6 +8,7 @@ from rich.table import Table
 
 from . import fmt
 from .load import ReportData
+from .models import HEADERS, model_rows
 
 
 def _summary(report: ReportData) -> Table:
@@ -23,6 +24,18 @@ def _summary(report: ReportData) -> Table:
             f"{p.get('timeout')}/{p.get('runtime_error')}/{p.get('parse_error')}",
             fmt.ms(lat.get("p50")), fmt.money((p.get("usage") or {}).get("cost_per_correct")),
         )  # fmt: skip
+    return t
+
+
+def _models(report: ReportData) -> Table | None:
+    rows = model_rows(report)
+    if not rows:
+        return None
+    t = Table(title="Models and usage (failed and canceled tasks included)", title_justify="left")
+    for col in HEADERS:
+        t.add_column(col, justify="left" if col in ("role", "model") else "right")
+    for row in rows:
+        t.add_row(*(escape(cell) for cell in row))
     return t
 
 
@@ -57,6 +70,8 @@ def print_report(report: ReportData, console: Console | None = None) -> None:
     """Print the summary, per-label and (with ≥2 participants) comparison tables."""
     console = console or Console()
     console.print(_summary(report))
+    if (models := _models(report)) is not None:
+        console.print(models)
     console.print(_per_label(report))
     if report.comparison.get("pairs"):
         console.print(_comparison(report))

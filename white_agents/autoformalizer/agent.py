@@ -16,8 +16,10 @@ from typing import Any, Protocol
 from starlette.applications import Starlette
 
 from green_agent.serving import skill
+from white_agents.autoformalizer import prompts
 from white_agents.autoformalizer.outcome import AttemptOutcome
 from white_agents.common.llm import LLMClient, LLMError, Usage
+from white_agents.common.runtime import LLMRuntime, runtime_of
 from white_agents.common.server import create_agent_app
 from white_agents.common.task import LABELS, AgentFailure, Answer, FolioTask
 
@@ -50,6 +52,11 @@ class AutoformalizerAgent:
         self.mode = mode
         self.max_repairs = max_repairs
         self.fallback_label = fallback_label
+
+    @property
+    def runtime(self) -> LLMRuntime:
+        """The model and prompts this agent answers with."""
+        return runtime_of(self.llm.settings, prompts.prompt_version_of(self.mode.name))
 
     async def answer(self, task: FolioTask) -> Answer:
         messages: list[dict[str, str]] = list(self.mode.messages(task))

@@ -31,7 +31,11 @@ log = logging.getLogger(__name__)
 
 
 class FolioAgent(Protocol):
-    """What an agent implements: answer one task, or raise :class:`AgentFailure`/:class:`LLMError`."""
+    """What an agent implements: answer one task, or raise :class:`AgentFailure`/:class:`LLMError`.
+
+    An LLM agent also has a ``runtime`` (:class:`~white_agents.common.runtime.LLMRuntime`): it is
+    declared in the card and, as ``"llm"``, in the data part of every answer and failure.
+    """
 
     name: str
 
@@ -48,8 +52,11 @@ class FolioAgentExecutor(AgentExecutor):
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         task, updater = await open_task(context, event_queue)
 
+        runtime = getattr(self.agent, "runtime", None)
+        declared = {"llm": runtime.as_dict()} if runtime is not None else {}
+
         def say(text: str, data: Mapping[str, Any] | None = None) -> Message:
-            return agent_message(task, text, data)
+            return agent_message(task, text, None if data is None else {**data, **declared})
 
         start = time.perf_counter()
         try:
@@ -75,7 +82,9 @@ class FolioAgentExecutor(AgentExecutor):
                 await updater.failed(say(f"{self.agent.name} failed: {exc}", failure.data()))
                 return
             answer.diagnostics.setdefault("total_ms", round((time.perf_counter() - start) * 1000, 1))
-            await updater.add_artifact([Part(text=answer.text), data_part(answer.data())], name="answer")
+            await updater.add_artifact(
+                [Part(text=answer.text), data_part(answer.data() | declared)], name="answer"
+            )
             await updater.complete()
         except asyncio.CancelledError:
             log.info("task %s canceled", folio.id)

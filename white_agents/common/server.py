@@ -14,6 +14,7 @@ from starlette.applications import Starlette
 from green_agent.serving import add_server_args, agent_card, build_app, card_url_from_args, serve
 from white_agents.common.executor import FolioAgent, FolioAgentExecutor
 from white_agents.common.llm import ConfigError, LLMSettings, add_llm_args, load_litellm, settings_from_args
+from white_agents.common.runtime import llm_extension
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +24,9 @@ def create_agent_app(
 ) -> Starlette:
     """The ASGI app serving ``agent`` with a card advertising ``url``."""
     card = agent_card(name=agent.name, description=description, url=url, skills=skills)
+    runtime = getattr(agent, "runtime", None)
+    if runtime is not None:
+        card.capabilities.extensions.append(llm_extension(runtime))
     return build_app(FolioAgentExecutor(agent), card)
 
 
