@@ -94,7 +94,13 @@ def _line(part: Mapping[str, Any]) -> str:
         f"(95% CI {100 * lo:.1f}–{100 * hi:.1f})"
     )
     text += f"; failures: {', '.join(failures)}" if failures else "; no failures"
-    return text + (f"; model {part['llm']['model']}" if "llm" in part else "")
+    if "llm" in part:
+        text += f"; model {part['llm']['model']}"
+    if usage := part.get("usage"):
+        text += f"; {usage['prompt_tokens']:,} prompt + {usage['completion_tokens']:,} completion tokens"
+        if usage.get("cost_usd") is not None:
+            text += f", ${usage['cost_usd']:.4f}"
+    return text
 
 
 def summary_text(

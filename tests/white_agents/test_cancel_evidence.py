@@ -7,12 +7,14 @@ path against a scripted, deliberately slow model endpoint.
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 
+from green_agent.folio.artifact import summary_text
 from green_agent.folio.evidence import EVIDENCE_BYTES
 from green_agent.schemas import load_schema
 from tests.support.fake_llm import fake_llm
@@ -99,6 +101,9 @@ async def test_failed_task_evidence_and_usage_reach_the_result(tmp_path: Path) -
     # three calls' usage counts for the participant although it answered nothing
     assert item["usage"]["prompt_tokens"] == 33 and item["usage"]["completion_tokens"] == 21
     assert part["usage"]["prompt_tokens"] == 33 and part["usage"]["cost_per_correct"] is None
+    summary = summary_text(parts, part["dataset"], None)  # the artifact's text part, as the harness prints it
+    # (numbers crossed A2A as floats here; the green agent itself formats ints)
+    assert re.search(r"; model openai/test; 33(\.0)? prompt \+ 21(\.0)? completion tokens", summary)
     jsonschema.validate(parts, load_schema("folio-result"))
 
 
