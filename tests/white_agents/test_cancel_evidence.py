@@ -27,7 +27,7 @@ NO_PROGRAM = "I would rather explain in words."
 RAISING_PROGRAM = "```python\nraise ValueError('boom')\n```"
 
 
-def _agents(tmp_path: Path, llm_settings: Any, **agent_kw: Any) -> tuple[Any, Any]:
+def _agents(tmp_path: Path, llm_settings: Any, mode: Any = None, **agent_kw: Any) -> tuple[Any, Any]:
     from green_agent.protocol import AssessorContext
     from green_agent.server import create_app as green_app
     from green_agent.server import load_assessor
@@ -37,7 +37,7 @@ def _agents(tmp_path: Path, llm_settings: Any, **agent_kw: Any) -> tuple[Any, An
     from white_agents.common.llm import LLMClient, load_litellm
 
     load_litellm()  # as the agent's main does at start-up, so the budget is not spent importing
-    agent = AutoformalizerAgent(LLMClient(llm_settings), Z3PyMode(), **agent_kw)
+    agent = AutoformalizerAgent(LLMClient(llm_settings), mode or Z3PyMode(), **agent_kw)
     assessor = load_assessor("folio", AssessorContext(run_dir=tmp_path))
     return (lambda url: af_app(agent, url)), (lambda url: green_app(assessor, url))
 
@@ -76,6 +76,27 @@ async def test_timed_out_task_is_canceled_and_spends_nothing_more(tmp_path: Path
         assert item["usage"] == {"prompt_tokens": 11, "completion_tokens": 7, "cost_usd": None}
     assert part["usage"]["prompt_tokens"] == 11 * items and part["usage"]["completion_tokens"] == 7 * items
     jsonschema.validate(parts, load_schema("folio-result"))
+
+
+async def test_cancel_during_a_sandbox_run_makes_no_repair_call(tmp_path: Path) -> None:
+    """The program runs (in the sandbox) past the green agent's budget; once canceled, the agent does
+    not go on to feed the sandbox's error back to the model."""
+    from white_agents.autoformalizer.z3py_mode import Z3PyMode
+
+    looping = "```python\nx = 0\nwhile True:\n    x += 1\n```"
+    with fake_llm(default=looping) as fake:
+        white, green = _agents(tmp_path, settings(fake), Z3PyMode(sandbox_timeout_s=10), max_repairs=3)
+        with serve(white) as af_url, serve(green) as green_url:
+            request = {
+                "participants": {"autoformalizer": af_url},
+                "config": {"dataset": "folio-sample", "limit": 1, "timeout_s": 8},
+            }
+            parts = await _assess(green_url, request)
+            await asyncio.sleep(
+                5
+            )  # past the sandbox's own 3 s limit: a repair request would have come by now
+            assert len(fake.requests) == 1
+    assert parts[0]["items"][0]["cancel"] == "canceled"
 
 
 async def test_failed_task_evidence_and_usage_reach_the_result(tmp_path: Path) -> None:
