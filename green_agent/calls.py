@@ -6,7 +6,8 @@ spent: ``kind`` says which) or ``runtime_error`` (``kind`` from the transport). 
 faults marked retryable are retried, with exponential backoff and full jitter; a participant's own
 failed or rejected task, a malformed reply or a timeout is final. When the time budget runs out the
 participant's task is canceled (A2A ``CancelTask``, see :mod:`green_agent.cancel`) so that it stops
-spending, and the result records whether that worked.
+spending, and the result records whether that worked; so it is when the call itself is canceled
+(the assessment was canceled).
 """
 
 from __future__ import annotations
@@ -105,6 +106,9 @@ async def call_participant(
             return await asyncio.wait_for(attempt_until_final(), limit)
         except asyncio.TimeoutError:
             pass
+        except asyncio.CancelledError:  # the assessment itself was canceled: so is the participant's task
+            await asyncio.shield(cancel_abandoned(transport, url, in_flight))
+            raise
     latency = elapsed_ms()
     cancel = await cancel_abandoned(transport, url, in_flight) if attempts else None
     what = "deadline of the run reached" if kind == "deadline" else f"no reply within {budget.timeout_s:g} s"
