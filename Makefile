@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench interop-venv lock clean paper
+.PHONY: install run test lint bench interop-venv duckdb-venv lock clean distclean paper
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,7 +33,11 @@ paper: install
 interop-venv:
 	$(BIN)/python -c "from tests.interop.conftest import ensure_a2a03; ensure_a2a03()"
 
-test: install interop-venv
+# The oldest DuckDB the leaderboard queries support (1.1.x), hash-pinned, in its own cached venv.
+duckdb-venv:
+	$(BIN)/python -m tests.leaderboard.duckdb11
+
+test: install interop-venv duckdb-venv
 	$(BIN)/python -m pytest -q
 
 lint: install
@@ -52,5 +56,9 @@ lock:
 	$(BIN)/uv pip compile pyproject.toml --extra llm $(LOCKFLAGS) -o requirements-llm.lock
 	$(BIN)/uv pip compile pyproject.toml $(LOCKFLAGS) -o requirements-runtime.lock
 
+# Run outputs only (journals, results); the virtual environment stays. `make distclean` removes it too.
 clean:
-	rm -rf $(VENV) runs results.json results.html
+	rm -rf runs results.json results.html
+
+distclean: clean
+	rm -rf $(VENV)

@@ -73,8 +73,34 @@ async def call_participant(
     deadline: float | None = None,
     rng: random.Random | None = None,
 ) -> CallResult:
-    """Send ``message`` within ``budget``; ``deadline`` is an absolute ``time.monotonic()`` limit."""
-    rng = rng or random.Random()
+    """Send ``message`` within ``budget``; ``deadline`` is an absolute ``time.monotonic()`` limit.
+
+    When the transport has ``call_slots`` (a process-wide :class:`asyncio.Semaphore`), the call first
+    waits for a slot; that wait counts against the run's deadline but not against the item's budget,
+    so a participant is never blamed for the green agent's own queue.
+    """
+    slots: asyncio.Semaphore | None = getattr(transport, "call_slots", None)
+    if slots is None:
+        return await _call(transport, url, message, budget, deadline, rng or random.Random())
+    try:
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        await asyncio.wait_for(slots.acquire(), wait)
+    except asyncio.TimeoutError:
+        return CallResult("timeout", None, "deadline", "deadline of the run reached while queued", 0, 0.0)
+    try:
+        return await _call(transport, url, message, budget, deadline, rng or random.Random())
+    finally:
+        slots.release()
+
+
+async def _call(
+    transport: Transport,
+    url: str,
+    message: OutboundMessage,
+    budget: Budget,
+    deadline: float | None,
+    rng: random.Random,
+) -> CallResult:
     start = time.monotonic()
     limit = budget.timeout_s
     kind = "timeout"

@@ -49,6 +49,11 @@ class Journal:
                 if isinstance(record, dict):
                     yield record
 
+    def start_fresh(self) -> None:
+        """Forget every record (a run that was not asked to resume starts from nothing)."""
+        with self._lock:
+            self.path.unlink(missing_ok=True)
+
     def append(self, record: Mapping[str, Any]) -> None:
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
         with self._lock, self.path.open("a", encoding="utf-8") as fh:

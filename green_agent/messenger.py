@@ -9,10 +9,8 @@ Time budgets are the caller's job (``asyncio.timeout`` around :meth:`A2ATranspor
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import json
 import uuid
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -32,10 +30,11 @@ from a2a.utils.errors import A2AError
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.struct_pb2 import Value
 
+from green_agent.bounded_http import BoundedTransport, ResponseTooLarge, UnsupportedEncoding, byte_budget
 from green_agent.cancel import note_task_id
+from green_agent.origin import same_origin_card
 from green_agent.protocol import OutboundMessage, Reply, TransportError
-
-_byte_budget: contextvars.ContextVar[int | None] = contextvars.ContextVar("a2a_byte_budget", default=None)
+from green_agent.redact import redact_text, redact_url
 
 _TERMINAL = {
     TaskState.TASK_STATE_COMPLETED: "completed",
@@ -46,42 +45,16 @@ _TERMINAL = {
     TaskState.TASK_STATE_AUTH_REQUIRED: "auth_required",
 }
 
-
-class _ResponseTooLarge(httpx.TransportError):
-    """Raised from inside the byte-counting stream once the reply exceeds its budget."""
-
-
-class _CappedStream(httpx.AsyncByteStream):
-    def __init__(self, inner: httpx.AsyncByteStream, budget: int) -> None:
-        self._inner = inner
-        self._left = budget
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self._inner:
-            self._left -= len(chunk)
-            if self._left < 0:
-                raise _ResponseTooLarge("response exceeds max_response_bytes")
-            yield chunk
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-
-class _CappedTransport(httpx.AsyncHTTPTransport):
-    """Stops reading a response as soon as it exceeds the budget set for the current call."""
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        response = await super().handle_async_request(request)
-        budget = _byte_budget.get()
-        if budget is not None:
-            response.stream = _CappedStream(response.stream, budget)  # type: ignore[arg-type]
-        return response
+CARD_MAX_BYTES = 1 << 20
+"""Largest agent card accepted (decoded)."""
+CANCEL_REPLY_MAX_BYTES = 1 << 20
+"""Largest reply to a ``CancelTask`` accepted (decoded): the canceled task with its evidence."""
 
 
 def _http_client() -> httpx.AsyncClient:
     limits = httpx.Limits(max_connections=256, max_keepalive_connections=64)
     return httpx.AsyncClient(
-        transport=_CappedTransport(limits=limits),
+        transport=BoundedTransport(limits=limits),
         timeout=httpx.Timeout(connect=10.0, read=None, write=30.0, pool=None),
         limits=limits,
     )
@@ -100,8 +73,10 @@ def cause_chain(exc: BaseException, limit: int = 10) -> list[BaseException]:
 def _classify(exc: BaseException) -> TransportError:
     """Map an SDK/httpx exception chain to a DESIGN §3 runtime-error kind."""
     for e in cause_chain(exc):
-        if isinstance(e, _ResponseTooLarge):
-            return TransportError("response_too_large", "reply exceeds max_response_bytes")
+        if isinstance(e, ResponseTooLarge):
+            return TransportError("response_too_large", str(e))
+        if isinstance(e, UnsupportedEncoding):
+            return TransportError("invalid_response", str(e))
         if isinstance(e, httpx.ConnectError):
             return TransportError("connection_refused", str(e) or "connection refused", retryable=True)
         if isinstance(e, httpx.HTTPStatusError):
@@ -217,10 +192,13 @@ def _request(message: OutboundMessage) -> SendMessageRequest:
 class A2ATransport:
     """One shared HTTP client; cards resolved once per URL and cached for the transport's life."""
 
-    def __init__(self, *, card_timeout_s: float = 30.0) -> None:
+    def __init__(self, *, card_timeout_s: float = 30.0, call_slots: asyncio.Semaphore | None = None) -> None:
         self._http = _http_client()
+        self.call_slots = call_slots
+        """Process-wide bound on calls in flight, honoured by :func:`green_agent.calls.call_participant`."""
         self._cards: dict[str, AgentCard] = {}
         self._card_locks: dict[str, asyncio.Lock] = {}
+        self._refused: dict[str, TransportError] = {}
         self._card_timeout_s = card_timeout_s
 
     async def __aenter__(self) -> A2ATransport:
@@ -233,26 +211,47 @@ class A2ATransport:
         await self._http.aclose()
 
     async def card(self, url: str) -> AgentCard:
-        """The participant's card (cached); raises ``TransportError('card_unavailable')``."""
+        """The participant's card (cached), restricted to ``url``'s origin.
+
+        Raises ``TransportError``: ``card_unavailable`` (retryable), ``response_too_large`` or
+        ``card_origin_mismatch`` (the card names only interfaces on another origin).
+        """
         if url in self._cards:
             return self._cards[url]
+        if url in self._refused:
+            raise self._refused[url]
         lock = self._card_locks.setdefault(url, asyncio.Lock())
         async with lock:
-            if url not in self._cards:
+            if url not in self._cards and url not in self._refused:
+                token = byte_budget.set(CARD_MAX_BYTES)
                 try:
                     resolver = A2ACardResolver(self._http, url.rstrip("/"))
-                    self._cards[url] = await asyncio.wait_for(resolver.get_agent_card(), self._card_timeout_s)
+                    card = await asyncio.wait_for(resolver.get_agent_card(), self._card_timeout_s)
                 except Exception as exc:
                     err = _classify(exc)
+                    if err.kind == "response_too_large":
+                        raise TransportError(
+                            err.kind, f"agent card at {redact_url(url)}: {err.detail}"
+                        ) from exc
                     raise TransportError(
-                        "card_unavailable", f"agent card at {url} did not load ({err.detail})", retryable=True
+                        "card_unavailable",
+                        f"agent card at {redact_url(url)} did not load ({redact_text(err.detail)})",
+                        retryable=True,
                     ) from exc
+                finally:
+                    byte_budget.reset(token)
+                try:
+                    self._cards[url] = same_origin_card(card, url)
+                except TransportError as exc:
+                    self._refused[url] = exc
+        if url in self._refused:
+            raise self._refused[url]
         return self._cards[url]
 
     async def send(self, url: str, message: OutboundMessage, *, max_response_bytes: int) -> Reply:
         card = await self.card(url)
         config = ClientConfig(streaming=bool(card.capabilities.streaming), httpx_client=self._http)
-        token = _byte_budget.set(max_response_bytes)
+        token = byte_budget.set(max_response_bytes)
         fold = _Fold()
         try:
             client = ClientFactory(config).create(card)
@@ -268,20 +267,20 @@ class A2ATransport:
         except Exception as exc:
             raise _classify(exc) from exc
         finally:
-            _byte_budget.reset(token)
+            byte_budget.reset(token)
         return fold.reply()
 
     async def cancel(self, url: str, task_id: str) -> list[dict[str, Any]]:
         """A2A ``CancelTask`` for a task the assessor gave up on; the data parts of its final status."""
         card = await self.card(url)
         client = ClientFactory(ClientConfig(streaming=False, httpx_client=self._http)).create(card)
-        token = _byte_budget.set(1 << 20)
+        token = byte_budget.set(CANCEL_REPLY_MAX_BYTES)
         try:
             task = await client.cancel_task(CancelTaskRequest(id=task_id))
         except Exception as exc:
             raise _classify(exc) from exc
         finally:
-            _byte_budget.reset(token)
+            byte_budget.reset(token)
         fold = _Fold()
         fold.add(StreamResponse(task=task))
         return fold.data

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import ipaddress
 import os
 import sys
+import tempfile
 from pathlib import Path
 
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
+from green_agent.cli_args import positive_int
 from green_agent.executor import AssessmentExecutor
+from green_agent.limits import ServerLimits
 from green_agent.protocol import Assessor, AssessorContext, AssessorFactory
 from green_agent.serving import add_server_args, agent_card, build_app, card_url_from_args, serve, skill
 
@@ -42,8 +46,32 @@ def load_assessor(spec: str, context: AssessorContext) -> Assessor:
     return factory(context)
 
 
-def create_app(assessor: Assessor, card_url: str) -> Starlette:
-    """The green agent's A2A app for ``assessor``, advertising ``card_url``."""
+def unwritable_run_dir(run_dir: Path) -> str | None:
+    """Why journals cannot be written under ``run_dir`` (one line), or None.
+
+    Checked at start-up so a non-root container with a read-only working directory fails at once
+    with a clear message, not at the first finished item of an assessment.
+    """
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=run_dir):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        return (
+            f"run directory {str(run_dir)!r} is not writable ({reason}); set --run-dir or AGENTBEATS_RUN_DIR"
+        )
+    return None
+
+
+def create_app(
+    assessor: Assessor, card_url: str, limits: ServerLimits | None = None, *, private_errors: bool = False
+) -> ASGIApp:
+    """The green agent's A2A app for ``assessor``, advertising ``card_url``.
+
+    ``private_errors`` (set with ``--manifest-only``) keeps unexpected errors' text, which may name
+    host paths, out of the messages sent to clients.
+    """
     card = agent_card(
         name=f"agentified-assessment green agent ({assessor.name})",
         description=(
@@ -62,7 +90,13 @@ def create_app(assessor: Assessor, card_url: str) -> Starlette:
             )
         ],
     )
-    return build_app(AssessmentExecutor(assessor), card)
+    limits = limits or ServerLimits()
+    return build_app(
+        AssessmentExecutor(assessor, limits=limits, private_errors=private_errors),
+        card,
+        max_task_bytes=limits.max_task_bytes,
+        max_request_bytes=limits.max_request_bytes,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,19 +118,77 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         default=os.environ.get("GREEN_AGENT_MANIFEST_ONLY", "") not in ("", "0"),
         help="accept only datasets named in the manifest, never file paths or data dirs from a request "
-        "(for public deployments; env GREEN_AGENT_MANIFEST_ONLY=1)",
+        "(implied when --host is not a loopback address; env GREEN_AGENT_MANIFEST_ONLY=1)",
     )
+    parser.add_argument(
+        "--allow-host-paths",
+        action="store_true",
+        help="with a non-loopback --host, still accept dataset paths and data dirs from requests "
+        "(only for a trusted network: a request can then make the agent read files as its user)",
+    )
+    add_limit_args(parser)
     args = parser.parse_args(argv)
+    problem = unwritable_run_dir(args.run_dir)
+    if problem:
+        print(f"green_agent: error: {problem}", file=sys.stderr)
+        return 2
+    manifest_only = args.manifest_only or (not is_loopback(args.host) and not args.allow_host_paths)
     try:
-        context = AssessorContext(run_dir=args.run_dir, manifest_only=args.manifest_only)
+        context = AssessorContext(run_dir=args.run_dir, manifest_only=manifest_only)
         assessor = load_assessor(args.assessor, context)
     except PluginError as exc:
         print(f"green_agent: error: {exc}", file=sys.stderr)
         return 2
+    if manifest_only and not args.manifest_only:
+        print(
+            f"green_agent: bound to {args.host}, so only manifest datasets are accepted "
+            "(--allow-host-paths to accept paths from requests)",
+            file=sys.stderr,
+        )
     serve(
-        create_app(assessor, card_url_from_args(args)),
+        create_app(assessor, card_url_from_args(args), limits_from_args(args), private_errors=manifest_only),
         host=args.host,
         port=args.port,
         log_level=args.log_level,
     )
     return 0
+
+
+def is_loopback(host: str) -> bool:
+    """Whether binding ``host`` keeps the agent reachable from this machine only."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def add_limit_args(parser: argparse.ArgumentParser) -> None:
+    """Flags for :class:`~green_agent.limits.ServerLimits`."""
+    defaults = ServerLimits()
+    for flag, help_text in (
+        ("--max-assessments", "assessments running at once"),
+        ("--max-queued", "assessments waiting for a slot; one more is rejected as busy"),
+        ("--max-outbound", "calls to participants in flight at once, over all assessments"),
+        ("--max-request-bytes", "largest request body accepted (HTTP 413 beyond, before parsing)"),
+        ("--max-task-bytes", "serialized size of the A2A tasks kept in memory (oldest forgotten)"),
+    ):
+        dest = flag[2:].replace("-", "_")
+        parser.add_argument(
+            flag,
+            type=positive_int,
+            default=getattr(defaults, dest),
+            metavar="N",
+            help=f"{help_text} (default: %(default)s)",
+        )
+
+
+def limits_from_args(args: argparse.Namespace) -> ServerLimits:
+    return ServerLimits(
+        max_assessments=args.max_assessments,
+        max_queued=args.max_queued,
+        max_outbound=args.max_outbound,
+        max_request_bytes=args.max_request_bytes,
+        max_task_bytes=args.max_task_bytes,
+    )

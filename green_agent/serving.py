@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from a2a.server.agent_execution import AgentExecutor
 from a2a.server.context import ServerCallContext
@@ -20,9 +21,17 @@ from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
 from a2a.server.tasks import InMemoryTaskStore
 from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Task
 from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from green_agent import __version__
+from green_agent.redact import install_log_redaction
+from green_agent.request_limit import RequestSizeLimit
 
+PORT_ENV = "AGENT_PORT"
+"""Environment variable giving the default ``--port`` (images set it, and their health check reads it)."""
+
+DEFAULT_TASK_STORE_BYTES = 64 << 20
+"""Default bound of the in-memory task store's serialized size (64 MiB)."""
 PROTOCOL_VERSIONS = ("1.0", "0.3")
 """Both interfaces are listed at the same URL; the 1.x SDK answers both on one route."""
 
@@ -59,46 +68,81 @@ def skill(
 
 
 class BoundedTaskStore(InMemoryTaskStore):
-    """An in-memory task store that forgets the oldest tasks beyond ``max_tasks``.
+    """An in-memory task store that forgets the oldest tasks beyond ``max_tasks`` or ``max_bytes``.
 
-    Each assessed item is a task on the participant's side, so an agent serving long or repeated
-    assessments would otherwise grow without bound. Tasks are evicted in order of creation.
+    Each assessed item is a task on the participant's side, and every request is a task on the
+    green agent's, so an agent serving long or repeated assessments would otherwise grow without
+    bound. Tasks are evicted in order of creation; the newest task is always kept.
     """
 
-    def __init__(self, max_tasks: int = 10_000) -> None:
+    def __init__(self, max_tasks: int = 10_000, max_bytes: int = DEFAULT_TASK_STORE_BYTES) -> None:
         super().__init__()
         self._max_tasks = max_tasks
+        self._max_bytes = max_bytes
         self._order: OrderedDict[str, ServerCallContext] = OrderedDict()
+        self._sizes: dict[str, int] = {}
+        self.total_bytes = 0
+        """Serialized size of every task kept."""
 
     async def save(self, task: Task, context: ServerCallContext) -> None:
         await super().save(task, context)
-        if task.id in self._order:
-            return
-        self._order[task.id] = context
-        while len(self._order) > self._max_tasks:
-            old_id, old_context = self._order.popitem(last=False)
-            await super().delete(old_id, old_context)
+        size = task.ByteSize()
+        self.total_bytes += size - self._sizes.get(task.id, 0)
+        self._sizes[task.id] = size
+        if task.id not in self._order:
+            self._order[task.id] = context
+        while len(self._order) > 1 and (
+            len(self._order) > self._max_tasks or self.total_bytes > self._max_bytes
+        ):
+            old_id, old_context = next(iter(self._order.items()))
+            await self.delete(old_id, old_context)
 
     async def delete(self, task_id: str, context: ServerCallContext) -> None:
         self._order.pop(task_id, None)
+        self.total_bytes -= self._sizes.pop(task_id, 0)
         await super().delete(task_id, context)
 
 
-def build_app(executor: AgentExecutor, card: AgentCard, *, max_tasks: int = 10_000) -> Starlette:
-    """The ASGI app: card routes plus JSON-RPC (1.0 with 0.3 compatibility) at ``/``."""
-    handler = DefaultRequestHandler(
-        agent_executor=executor, task_store=BoundedTaskStore(max_tasks), agent_card=card
-    )
+def build_app(
+    executor: AgentExecutor,
+    card: AgentCard,
+    *,
+    max_tasks: int = 10_000,
+    max_task_bytes: int = DEFAULT_TASK_STORE_BYTES,
+    max_request_bytes: int | None = None,
+) -> ASGIApp:
+    """The ASGI app: card routes plus JSON-RPC (1.0 with 0.3 compatibility) at ``/``.
+
+    ``max_request_bytes`` refuses larger request bodies (HTTP 413) before anything parses them.
+    """
+    store = BoundedTaskStore(max_tasks, max_task_bytes)
+    handler = DefaultRequestHandler(agent_executor=executor, task_store=store, agent_card=card)
     routes = create_agent_card_routes(card) + create_jsonrpc_routes(
         handler, rpc_url="/", enable_v0_3_compat=True
     )
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes)
+    return app if max_request_bytes is None else RequestSizeLimit(app, max_request_bytes)
+
+
+def default_port_from_env(fallback: int, env: Mapping[str, str] | None = None) -> int:
+    """``$AGENT_PORT`` when set to a valid port, else ``fallback``; a bad value is a clear error."""
+    raw = (os.environ if env is None else env).get(PORT_ENV, "").strip()
+    if not raw:
+        return fallback
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise SystemExit(f"error: {PORT_ENV}={raw!r} is not a port number (1-65535)")
+    return int(raw)
 
 
 def add_server_args(parser: argparse.ArgumentParser, *, default_port: int) -> None:
     """The AgentBeats Docker contract flags, shared by every agent CLI."""
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default: %(default)s)")
-    parser.add_argument("--port", type=int, default=default_port, help="port to bind (default: %(default)s)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=default_port_from_env(default_port),
+        help=f"port to bind (default: ${PORT_ENV} or {default_port})",
+    )
     parser.add_argument(
         "--card-url",
         default=None,
@@ -120,11 +164,12 @@ def card_url_from_args(args: argparse.Namespace) -> str:
     return f"http://{host}:{args.port}/"
 
 
-def serve(app: Starlette, *, host: str, port: int, log_level: str = "info") -> None:
+def serve(app: ASGIApp, *, host: str, port: int, log_level: str = "info") -> None:
     """Run the app with uvicorn until interrupted."""
     import uvicorn
 
     logging.basicConfig(
         level=getattr(logging, log_level.upper()), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    install_log_redaction()
     uvicorn.run(app, host=host, port=port, log_level="warning" if log_level == "info" else log_level)

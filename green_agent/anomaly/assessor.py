@@ -4,7 +4,8 @@
 ``run`` plays each participant's episodes with bounded concurrency. A turn goes through
 :func:`~green_agent.calls.call_participant`, so timeouts and runtime errors follow the shared
 taxonomy; ``max_consecutive_failures`` failed turns in a row end the episode. Finished episodes are
-journaled as they complete, and a repeated identical request resumes from the journal.
+journaled as they complete; a request with ``resume`` continues the journal of an identical earlier
+run against the same agents (same cards), and says which episodes it took from there.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from green_agent.protocol import (
     RequestError,
     Transport,
 )
+from green_agent.resume import fetch_cards, journal_key, resume_lines
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,8 @@ class Plan:
 
 
 def plan_episodes(config: AnomalyConfig, docs: dict[str, Document]) -> list[EpisodeSpec]:
-    """Episodes in a stable order; depths assigned round-robin from a seeded offset; then sharded."""
+    """Episodes in a stable order; depths assigned round-robin from a seeded offset; the first
+    ``num_instances`` kept (run-wide, as AgentBeats defines it); then sharded."""
     offset = random.Random(f"{config.seed}|depths").randrange(len(config.depths))
     specs: list[EpisodeSpec] = []
     k = 0
@@ -66,6 +69,8 @@ def plan_episodes(config: AnomalyConfig, docs: dict[str, Document]) -> list[Epis
             k += 1
             for feedback in config.feedback_passes():
                 specs.append(EpisodeSpec(f"{doc_id}-{i}", doc_id, i, depth, feedback))
+    if config.num_instances is not None:
+        specs = specs[: config.num_instances]
     return [s for n, s in enumerate(specs) if n % config.num_shards == config.shard_index]
 
 
@@ -96,16 +101,21 @@ class AnomalyAssessor:
             config = AnomalyConfig(**{**config.as_dict(), "types": TYPES})
         episodes = tuple(plan_episodes(config, docs))
         assessment = assessment_id(
-            "anomaly", request.participants, config.as_dict(), documents_hash(docs.values())
+            "anomaly", request.participants, config.identity(), documents_hash(docs.values())
         )
         return Plan(dict(request.participants), config, docs, episodes, assessment)
 
     async def run(self, plan: Plan, transport: Transport, progress: ProgressCallback) -> AssessmentResult:
         start = time.monotonic()
-        journal = Journal.for_assessment(self.context.run_dir, plan.assessment)
+        cards = await fetch_cards(transport, plan.participants, plan.config.timeout_s)
+        key = journal_key(plan.assessment, cards, list(plan.participants))
+        journal = Journal.for_assessment(self.context.run_dir, key)
         done: dict[tuple[str, str, str], dict[str, Any]] = {}
-        for rec in journal.records():
-            done[(rec["role"], rec["episode_id"], rec["feedback"])] = rec
+        if plan.config.resume:
+            for rec in journal.records():
+                done[(rec["role"], rec["episode_id"], rec["feedback"])] = {**rec, "resumed": True}
+        else:
+            journal.start_fresh()
         total = len(plan.episodes) * len(plan.participants)
         finished = [sum(1 for k in done if k[0] in plan.participants)]
         counts = {
@@ -120,6 +130,7 @@ class AnomalyAssessor:
             async with gate:
                 record = await run_episode(transport, url, role, spec, plan)
             journal.append(record)
+            record = {**record, "resumed": False}
             finished[0] += 1
             counts[role]["done"] += 1
             await progress(f"{finished[0]}/{total} episodes finished", counts)
@@ -132,10 +143,12 @@ class AnomalyAssessor:
         await progress(f"{finished[0]}/{total} episodes finished", counts)
         results = await asyncio.gather(*(participant(r, u) for r, u in plan.participants.items()))
         elapsed = time.monotonic() - start
-        parts = [
-            summarize(role, recs, primary=plan.config.primary_feedback, time_used=elapsed)
-            for role, recs in zip(plan.participants, results, strict=True)
-        ]
+        parts = []
+        for role, recs in zip(plan.participants, results, strict=True):
+            part = summarize(role, recs, primary=plan.config.primary_feedback, time_used=elapsed)
+            part["resumed_items"] = sum(1 for r in recs if r["resumed"])
+            part["resumed_from"] = key if part["resumed_items"] else None
+            parts.append(part)
         return AssessmentResult(summary=summary_text(parts), parts=parts)
 
 
@@ -223,6 +236,7 @@ def summary_text(parts: list[dict[str, Any]]) -> str:
         if p.get("f1_drop_misleading") is not None:
             line += f"; F1 drop under misleading feedback {p['f1_drop_misleading']:+.3f}"
         lines.append(line)
+    lines += [f"- {line}" for line in resume_lines(parts)]
     return "\n".join(lines)
 
 

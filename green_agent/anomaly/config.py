@@ -50,6 +50,8 @@ class AnomalyConfig:
     shard_index: int = 0
     num_shards: int = 1
     num_instances: int | None = None
+    resume: bool = False
+    """Continue the journal of an earlier identical run (same request, same agent cards)."""
 
     def budget(self) -> Budget:
         """Budget of one turn."""
@@ -67,6 +69,12 @@ class AnomalyConfig:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def identity(self) -> dict[str, Any]:
+        """The fields that define the assessment (all but ``resume``), for the journal id."""
+        values = self.as_dict()
+        values.pop("resume")
+        return values
 
 
 def _field(error: jsonschema.ValidationError, raw: Mapping[str, Any], known: set[str]) -> tuple[str, str]:

@@ -141,7 +141,7 @@ def _csv_rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
     missing = [c for c in ("premises", "conclusion", "label") if c not in fields]
     if missing:
         raise DatasetError(
-            f"{path}: line 1: CSV header lacks column(s) {', '.join(missing)} (have: {', '.join(fields) or 'none'})"
+            f"{path}: line 1: CSV header lacks column(s) {', '.join(missing)} ({len(fields)} columns found)"
         )
     try:
         for row in reader:

@@ -9,7 +9,7 @@ The shape is fixed by ``green_agent/schemas/folio-result.schema.json``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from green_agent.datasets.items import LABELS
@@ -17,13 +17,15 @@ from green_agent.folio.engine import ItemOutcome
 from green_agent.protocol import AssessmentResult
 from green_agent.report import summarize_items
 from green_agent.report.compare import compare
+from green_agent.report.fmt import pvalue
+from green_agent.resume import resume_lines
 
 ITEM_RAW_LIMIT = 500
 """Characters of the raw reply kept in a *failed* item of the artifact (the journal keeps more)."""
 
 
-def result_item(outcome: ItemOutcome) -> dict[str, Any]:
-    """The artifact's view of one outcome."""
+def result_item(outcome: ItemOutcome, *, resumed: bool = False) -> dict[str, Any]:
+    """The artifact's view of one outcome (``resumed``: it comes from an earlier run's journal)."""
     item: dict[str, Any] = {
         "id": outcome.id,
         "gold": outcome.gold,
@@ -35,6 +37,7 @@ def result_item(outcome: ItemOutcome) -> dict[str, Any]:
         "error": outcome.error,
         "kind": outcome.kind,
         "rule": outcome.rule,
+        "resumed": resumed,
     }
     if outcome.usage is not None:
         item["usage"] = outcome.usage
@@ -55,15 +58,17 @@ def participant_part(
     *,
     dataset: Mapping[str, Any],
     time_used: float,
-    reused: int,
+    resumed: Set[str],
+    resumed_from: str | None,
     reproducibility: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """The flat data part of one participant."""
-    items = [result_item(o) for o in outcomes]
-    part: dict[str, Any] = {"kind": "participant", "role": role}
+    """The flat data part of one participant; ``resumed`` holds the ids taken from ``resumed_from``."""
+    items = [result_item(o, resumed=o.id in resumed) for o in outcomes]
+    part: dict[str, Any] = {"kind": "participant", "assessor": "folio", "role": role}
     part.update(summarize_items(items, LABELS))
     part["time_used"] = round(time_used, 3)
-    part["resumed_items"] = reused
+    part["resumed_items"] = len(resumed)
+    part["resumed_from"] = resumed_from if resumed else None
     part["dataset"] = dict(dataset)
     part["items"] = items
     part["reproducibility"] = dict(reproducibility)
@@ -103,6 +108,11 @@ def _line(part: Mapping[str, Any]) -> str:
     return text
 
 
+def _p(p: float) -> str:
+    text = pvalue(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
 def summary_text(
     parts: Sequence[Mapping[str, Any]], dataset: Mapping[str, Any], comparison: Mapping[str, Any] | None
 ) -> str:
@@ -111,12 +121,13 @@ def summary_text(
         f"FOLIO assessment on {dataset['name']} ({dataset.get('split') or 'no split'}, {dataset['n']} items in file)"
     ]
     lines += [f"- {_line(p)}" for p in parts]
+    lines += [f"- {line}" for line in resume_lines(parts)]
     for pair in (comparison or {}).get("pairs", []):
         diff = pair.get("diff")
         lines.append(
             f"- {pair['a']} vs {pair['b']}: difference "
             + ("n/a" if diff is None else f"{100 * diff:+.1f} points")
-            + f" over {pair['n']} shared items (McNemar p = {pair['mcnemar_p']:.3g})"
+            + f" over {pair['n']} shared items (McNemar p {_p(pair['mcnemar_p'])})"
         )
     return "\n".join(lines)
 
@@ -126,7 +137,8 @@ def build_result(
     *,
     dataset: Mapping[str, Any],
     time_used: Mapping[str, float],
-    reused: Mapping[str, int],
+    resumed: Mapping[str, Set[str]],
+    resumed_from: str | None,
     reproducibility: Mapping[str, Any],
 ) -> AssessmentResult:
     """The whole artifact: summary plus parts (participants, then the comparison if ≥2)."""
@@ -136,7 +148,8 @@ def build_result(
             outs,
             dataset=dataset,
             time_used=time_used.get(role, 0.0),
-            reused=reused.get(role, 0),
+            resumed=resumed.get(role, set()),
+            resumed_from=resumed_from,
             reproducibility=reproducibility,
         )
         for role, outs in outcomes.items()

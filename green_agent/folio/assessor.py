@@ -1,7 +1,8 @@
 """The FOLIO assessor plugin: ``create(context) -> FolioAssessor`` (``green_agent.folio.assessor:create``).
 
 ``validate`` checks the config (JSON Schema), resolves and loads the dataset, selects the items
-and derives the assessment id; ``run`` reuses the journal of an identical earlier request, assesses
+and derives the assessment id; ``run`` fetches the participants' cards, continues the journal of an
+identical earlier request against the same agents only when ``resume`` is set, assesses
 the rest through the engine, appends each final outcome to the journal as it completes, and builds
 the ``Result`` artifact. Participant misbehaviour never raises: it becomes item outcomes.
 """
@@ -32,7 +33,9 @@ from green_agent.protocol import (
     Transport,
     TransportError,
 )
+from green_agent.redact import redact_url
 from green_agent.report.repro import reproducibility_block
+from green_agent.resume import card_dict, journal_key
 
 log = logging.getLogger(__name__)
 _OUTCOME_FIELDS = {f.name for f in fields(ItemOutcome)}
@@ -99,16 +102,6 @@ def _journal_outcome(record: Mapping[str, Any]) -> ItemOutcome | None:
         return None
 
 
-def _card_dict(card: Any) -> dict[str, Any]:
-    if isinstance(card, Mapping):
-        return dict(card)
-    if hasattr(card, "DESCRIPTOR"):
-        from google.protobuf.json_format import MessageToDict
-
-        return MessageToDict(card)
-    return {"name": str(getattr(card, "name", "")), "version": str(getattr(card, "version", ""))}
-
-
 def _refuse_host_paths(dataset: str, data_dir: str | None) -> None:
     """With ``--manifest-only``, a request may name manifest entries only, never files on this host."""
     if data_dir is not None:
@@ -134,11 +127,19 @@ class FolioAssessor:
 
     def validate(self, request: AssessmentRequest) -> FolioPlan:
         config = parse_config(request.config)
+        for field, value in (("config.dataset", config.dataset), ("config.data_dir", config.data_dir)):
+            if value is not None and value.startswith("~"):
+                raise RequestError(field, "'~' is not expanded on the green agent; give an absolute path")
         if self.manifest_only:
             _refuse_host_paths(config.dataset, config.data_dir)
         try:
             dataset = resolve_dataset(config.dataset, split=config.split, data_dir=config.data_dir)
         except DatasetError as exc:
+            if self.manifest_only:  # the detail names host paths: keep it in our log only
+                log.warning("dataset %r unavailable: %s", config.dataset, exc)
+                raise RequestError(
+                    "config.dataset", f"{config.dataset!r} is listed but not available on this green agent"
+                ) from None
             raise RequestError("config.dataset", str(exc)) from None
         ids = [it.id for it in dataset.items]
         if len(set(ids)) != len(ids):
@@ -146,8 +147,23 @@ class FolioAssessor:
         items = tuple(select_items(dataset.items, config))
         if not items:
             raise RequestError("config.shard_index", "selects no items (dataset too small for this shard)")
-        ident = assessment_id(request.participants, config.as_dict(), dataset.sha256)
+        ident = assessment_id(request.participants, config.identity(), dataset.sha256)
         return FolioPlan(dict(request.participants), config, dataset, items, ident)
+
+    def _open_journal(self, plan: FolioPlan, key: str) -> tuple[Journal, dict[str, dict[str, ItemOutcome]]]:
+        """The journal ``key`` and, only when the config asks to resume, the outcomes it already holds."""
+        journal = Journal.for_assessment(self.run_dir, key)
+        if not plan.config.resume:
+            journal.start_fresh()
+            return journal, {role: {} for role in plan.participants}
+        done = self._resume(plan, journal)
+        log.info(
+            "assessment %s: resuming journal %s (%s)",
+            plan.assessment_id,
+            key,
+            {r: len(d) for r, d in done.items()},
+        )
+        return journal, done
 
     def _resume(self, plan: FolioPlan, journal: Journal) -> dict[str, dict[str, ItemOutcome]]:
         wanted = {it.id: it.label for it in plan.items}
@@ -159,25 +175,32 @@ class FolioAssessor:
             done[outcome.role][outcome.id] = outcome
         return done
 
-    async def _cards(self, plan: FolioPlan, transport: Transport) -> tuple[dict[str, Any], dict[str, str]]:
-        """Participant cards (for the record) and, per role whose card never loads, the reason."""
+    async def _cards(
+        self, plan: FolioPlan, transport: Transport
+    ) -> tuple[dict[str, Any], dict[str, tuple[str, str]]]:
+        """Participant cards (for the record) and, per role whose card cannot be used, ``(kind, reason)``."""
         card_of = getattr(transport, "card", None)
         if card_of is None:
             return {}, {}
         cards: dict[str, Any] = {}
-        unavailable: dict[str, str] = {}
+        unavailable: dict[str, tuple[str, str]] = {}
 
         async def one(role: str, url: str) -> None:
-            reason = "agent card did not load"
+            reason = ("card_unavailable", "agent card did not load")
             for attempt in range(plan.config.max_retries + 1):
                 try:
                     card = await asyncio.wait_for(card_of(url), plan.config.timeout_s)
-                    cards[role] = _card_dict(card)
+                    cards[role] = card_dict(card)
                     return
                 except TransportError as exc:
-                    reason = exc.detail
+                    reason = (exc.kind, exc.detail)
+                    if not exc.retryable:
+                        break
                 except asyncio.TimeoutError:
-                    reason = f"agent card at {url} did not load within {plan.config.timeout_s:g} s"
+                    reason = (
+                        "card_unavailable",
+                        f"agent card at {redact_url(url)} did not load within {plan.config.timeout_s:g} s",
+                    )
                     break
                 await asyncio.sleep(min(2.0, 0.25 * 2**attempt))
             unavailable[role] = reason
@@ -190,12 +213,10 @@ class FolioAssessor:
     ) -> AssessmentResult:
         started = datetime.now(timezone.utc)
         clock = time.monotonic()
-        journal = Journal.for_assessment(self.run_dir, plan.assessment_id)
-        done = self._resume(plan, journal)
-        reused = {role: len(d) for role, d in done.items()}
-        if any(reused.values()):
-            log.info("assessment %s: resuming with %s journaled items", plan.assessment_id, reused)
         cards, unavailable = await self._cards(plan, transport)
+        key = journal_key(plan.assessment_id, cards, list(plan.participants))
+        journal, done = self._open_journal(plan, key)
+        reused = {role: len(d) for role, d in done.items()}
         total = len(plan.items)
         counts = {
             role: {
@@ -221,7 +242,10 @@ class FolioAssessor:
             )
             await progress(f"Assessing FOLIO — {text}", counts)
 
-        await progress(f"Assessing {total} FOLIO items ({plan.dataset.name})", counts)
+        resuming = "".join(
+            f"; {role}: resumed {n} of {total} items from journal {key}" for role, n in reused.items() if n
+        )
+        await progress(f"Assessing {total} FOLIO items ({plan.dataset.name}){resuming}", counts)
         try:
             outcomes = await assess(
                 plan.participants,
@@ -236,7 +260,12 @@ class FolioAssessor:
             await asyncio.shield(writer.close())
         dataset = plan.dataset.info()
         repro = reproducibility_block(
-            dataset={**dataset, "path": plan.dataset.path, "format": plan.dataset.format, "selected": total},
+            dataset={
+                **dataset,
+                "path": None if self.manifest_only else plan.dataset.path,
+                "format": plan.dataset.format,
+                "selected": total,
+            },
             config={**plan.config.as_dict(), "assessment_id": plan.assessment_id},
             seed=plan.config.seed,
             started_at=started,
@@ -244,7 +273,12 @@ class FolioAssessor:
             participants_cards=cards,
         )
         return build_result(
-            outcomes, dataset=dataset, time_used=finished_at, reused=reused, reproducibility=repro
+            outcomes,
+            dataset=dataset,
+            time_used=finished_at,
+            resumed={role: set(d) for role, d in done.items()},
+            resumed_from=key,
+            reproducibility=repro,
         )
 
 

@@ -49,7 +49,10 @@ class FolioConfig:
     num_shards: int = 1
     """Number of shards; items with ``index % num_shards == shard_index`` are assessed."""
     num_instances: int | None = None
-    """AgentBeats' instance count of a sharded run (recorded only)."""
+    """AgentBeats' ``num_instances``: the run assesses the dataset's first N items (file order), split
+    across all shards; None assesses every item."""
+    resume: bool = False
+    """Continue the journal of an earlier identical run (same request, same agent cards)."""
     data_dir: str | None = None
     """Root for ``{data_dir}`` manifest paths (overrides ``$AGENTBEATS_DATA_DIR``)."""
 
@@ -60,8 +63,14 @@ class FolioConfig:
         )
 
     def as_dict(self) -> dict[str, Any]:
-        """Every field, JSON-serialisable (for the journal id and the reproducibility block)."""
+        """Every field, JSON-serialisable (for the reproducibility block)."""
         return asdict(self)
+
+    def identity(self) -> dict[str, Any]:
+        """The fields that define the assessment (all but ``resume``), for the journal id."""
+        values = self.as_dict()
+        values.pop("resume")
+        return values
 
 
 def _field_of(error: jsonschema.ValidationError, raw: Mapping[str, Any], known: set[str]) -> str:

@@ -91,8 +91,10 @@ OutcomeCallback = Callable[[ItemOutcome, int, int], Awaitable[None]]
 
 
 def select_items(items: Sequence[FolioItem], config: FolioConfig) -> list[FolioItem]:
-    """Shard (by file index), then order (stable seeded shuffle), then ``limit``."""
+    """``num_instances`` (first N, run-wide), shard (by file index), order (seeded shuffle), ``limit``."""
     chosen = list(items)
+    if config.num_instances is not None:
+        chosen = chosen[: config.num_instances]
     if config.num_shards > 1:
         chosen = [it for i, it in enumerate(chosen) if i % config.num_shards == config.shard_index]
     if config.seed is not None:
@@ -193,12 +195,13 @@ async def assess_participant(
     done: Mapping[str, ItemOutcome] | None = None,
     on_outcome: OutcomeCallback | None = None,
     deadline: float | None = None,
-    unavailable: str | None = None,
+    unavailable: tuple[str, str] | None = None,
 ) -> list[ItemOutcome]:
     """Every item for one participant, in ``items`` order; ``done`` outcomes are reused as they are.
 
-    ``deadline`` is an absolute ``time.monotonic()``; ``unavailable`` (a reason) records every
-    remaining item as ``runtime_error``/``card_unavailable`` without sending anything.
+    ``deadline`` is an absolute ``time.monotonic()``; ``unavailable`` (``(kind, reason)``, e.g.
+    ``card_unavailable`` or ``card_origin_mismatch``) records every remaining item as
+    ``runtime_error`` of that kind without sending anything.
     """
     done = dict(done or {})
     results: dict[str, ItemOutcome] = {it.id: done[it.id] for it in items if it.id in done}
@@ -217,7 +220,7 @@ async def assess_participant(
     async def worker() -> None:
         for item in queue:
             if unavailable is not None:
-                await finish(_not_sent(role, item, "runtime_error", "card_unavailable", unavailable))
+                await finish(_not_sent(role, item, "runtime_error", *unavailable))
                 continue
             if deadline is not None and time.monotonic() >= deadline:
                 await finish(
@@ -257,7 +260,7 @@ async def assess(
     *,
     done: Mapping[str, Mapping[str, ItemOutcome]] | None = None,
     on_outcome: OutcomeCallback | None = None,
-    unavailable: Mapping[str, str] | None = None,
+    unavailable: Mapping[str, tuple[str, str]] | None = None,
 ) -> dict[str, list[ItemOutcome]]:
     """Every participant concurrently (each with its own ``concurrency``); role -> outcomes in item order."""
     deadline = None if config.deadline_s is None else time.monotonic() + config.deadline_s

@@ -1,7 +1,12 @@
 """``agentbeats``: run a scenario locally — start its agents, send the request, show and save results.
 
 Exit codes: 0 success · 1 the run failed (an agent did not come up, port taken, task rejected or
-failed, stream lost) · 2 bad command line or scenario file · 130 interrupted (Ctrl-C; 143 SIGTERM).
+failed, stream lost) · 2 bad command line or scenario file · 3 the assessment completed but a
+participant failed every item (results written; see the hint printed) · 130 interrupted (Ctrl-C;
+143 SIGTERM).
+
+Agents' logs go to RUN_DIR/logs/<time>-<pid>/ (RUN_DIR: $AGENTBEATS_RUN_DIR or ./runs); they are
+deleted after a successful run unless --keep-logs is given.
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ import importlib
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -31,6 +36,8 @@ if TYPE_CHECKING:  # the heavy imports (a2a, httpx, rich) wait until a scenario 
     from green_agent.harness.processes import Supervisor
 
 PROG = "agentbeats"
+EXIT_PARTICIPANT_FAILED = 3
+"""The assessment completed, but some participant failed every item (its results are written)."""
 
 
 class RunFailed(Exception):
@@ -83,11 +90,22 @@ def build_parser(report_module: Any = None) -> argparse.ArgumentParser:
         "--output", type=Path, default=Path("results.json"), help="results file (default: %(default)s)"
     )
     run.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the green agent's journal of an earlier run of this scenario against the same "
+        'agents (sends "resume": true in the config); without it every run starts fresh',
+    )
+    run.add_argument(
         "--timeout-card",
         type=_positive,
         default=30.0,
         metavar="S",
         help="seconds to wait for every agent card (default: %(default)g)",
+    )
+    run.add_argument(
+        "--keep-logs",
+        action="store_true",
+        help="keep the agents' logs after a successful run (always kept on failure)",
     )
     if report_module is not None:
         report_module.add_report_parser(sub)
@@ -117,7 +135,11 @@ def run_command(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     if not console.is_terminal:
         console = Console(highlight=False, width=max(console.width, 140))
-    log_dir = Path(tempfile.mkdtemp(prefix="agentbeats-"))
+    try:
+        log_dir = _new_log_dir()
+    except OSError as exc:
+        _error(f"cannot create the agents' log directory: {exc.strerror or exc} ({exc.filename})")
+        return 1
     echo = (
         (lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True))
         if args.show_logs
@@ -133,11 +155,14 @@ def run_command(args: argparse.Namespace) -> int:
             os.kill(os.getpid(), signal.SIGINT)  # the same orderly path as Ctrl-C, also inside asyncio
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGHUP)}
+    code = 1
     try:
-        return _run(scenario, args, supervisor, console)
+        code = _run(scenario, args, supervisor, console)
+        return code
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted; stopping the agents", file=sys.stderr)
-        return 128 + next((s for s in received if s != signal.SIGINT), signal.SIGINT)
+        code = 128 + next((s for s in received if s != signal.SIGINT), signal.SIGINT)
+        return code
     except RunFailed as exc:
         _error(str(exc), exc.details)
         return 1
@@ -151,17 +176,40 @@ def run_command(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, signal.default_int_handler)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        _settle_logs(log_dir, keep=code != 0 or args.keep_logs or args.serve_only)
+
+
+def _new_log_dir() -> Path:
+    """A fresh ``RUN_DIR/logs/<UTC time>-<pid>`` directory for this run's agent logs."""
+    root = Path(os.environ.get("AGENTBEATS_RUN_DIR") or "runs") / "logs"
+    path = root / f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{os.getpid()}"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _settle_logs(log_dir: Path, *, keep: bool) -> None:
+    """Delete a successful run's logs (unless asked to keep them); say where kept logs are."""
+    if keep:
+        print(f"Agent logs kept in {log_dir}", flush=True)  # stdout: stderr keeps its one-line error
+        return
+    shutil.rmtree(log_dir, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        log_dir.parent.rmdir()  # only if no other run's logs are there
 
 
 def _start(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, console: Console) -> None:
     from green_agent.harness.processes import AgentStartError, agent_name, check_ports
+    from green_agent.redact import redact_url
 
     t0 = time.monotonic()
     try:
         check_ports(scenario.agents)
         started = [supervisor.start(spec) for spec in scenario.agents if spec.argv is not None]
         if started:
-            console.print(f"Starting {len(started)} agent(s); logs in {supervisor.log_dir}", markup=False)
+            console.print(
+                f"Starting {len(started)} agent(s); logs in {supervisor.log_dir} (kept on failure or with --keep-logs)",
+                markup=False,
+            )
         supervisor.wait_for_cards(scenario.agents, args.timeout_card)
     except AgentStartError as exc:
         raise RunFailed(str(exc), [f"| {line}" for line in exc.log_tail]) from None
@@ -169,7 +217,7 @@ def _start(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor,
     for spec in scenario.agents:
         proc = supervisor.process_of(spec)
         where = f"pid {proc.pid}" if proc else "not started by us"
-        console.print(f"  {agent_name(spec):<28} {spec.endpoint}  ({where})", markup=False)
+        console.print(f"  {agent_name(spec):<28} {redact_url(spec.endpoint)}  ({where})", markup=False)
 
 
 def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, console: Console) -> int:
@@ -182,8 +230,12 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
                 raise supervisor_failure(supervisor, proc, "exited")
             time.sleep(0.5)
     from green_agent.harness.display import print_results
+    from green_agent.resume import resume_lines
 
-    outcome = asyncio.run(_assess(scenario, supervisor, console))
+    request = scenario.request()
+    if args.resume:
+        request["config"] = {**request["config"], "resume": True}
+    outcome = asyncio.run(_assess(scenario, request, supervisor, console))
     # the agents are done: stop them while we print and write (run_command waits for this to finish)
     threading.Thread(target=supervisor.stop_all, name="stop-agents", daemon=True).start()
     if outcome.state not in ("completed", "message"):
@@ -195,12 +247,23 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
         "participants": {p.role: p.agentbeats_id for p in scenario.participants},
         "results": outcome.results,
     }
-    print_results(console, outcome.summary, outcome.results)
+    verdict = print_results(console, outcome.summary, outcome.results)
+    for line in resume_lines(outcome.results):
+        console.print(line, markup=False)
+    if args.resume and not resume_lines(outcome.results):
+        console.print(
+            "--resume: no earlier items of this request and these agents; all assessed now", markup=False
+        )
     _write_json(args.output, results)
     console.print(
         f"Results written to {args.output} (run took {time.monotonic() - started:.1f} s)", markup=False
     )
     _write_html(results, args.output, console)
+    if verdict.failed_everything:
+        _error(
+            f"participant(s) {', '.join(verdict.failed_everything)} failed every item (see the hint above)"
+        )
+        return EXIT_PARTICIPANT_FAILED
     return 0
 
 
@@ -209,7 +272,9 @@ def supervisor_failure(supervisor: Supervisor, proc: Any, what: str) -> RunFaile
     return RunFailed(str(err), [f"| {line}" for line in err.log_tail])
 
 
-async def _assess(scenario: Scenario, supervisor: Supervisor, console: Console) -> Outcome:
+async def _assess(
+    scenario: Scenario, request: dict[str, Any], supervisor: Supervisor, console: Console
+) -> Outcome:
     from green_agent.harness.client import StreamError, run_assessment
     from green_agent.harness.display import ProgressView
 
@@ -218,7 +283,7 @@ async def _assess(scenario: Scenario, supervisor: Supervisor, console: Console) 
         stream = asyncio.create_task(
             run_assessment(
                 scenario.green.endpoint,
-                scenario.request(),
+                request,
                 view.update,
                 trust_env=not scenario.green.is_local,
             )

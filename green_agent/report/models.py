@@ -1,4 +1,5 @@
-"""Per participant: the model it declared, the tokens it used and what it cost (every view shows it).
+"""A report section any plugin may include: per participant, the model it declared (the generic
+``llm`` field of a participant part), the tokens it used and what it cost (``usage``).
 
 Tokens and cost include failed and canceled tasks as far as the participant reported them, so the
 cost per correct answer is not understated for the agents that fail most.
@@ -8,17 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from green_agent.protocol import ReportSection, ResultView
+
 from . import fmt
-from .load import ReportData
+from .blocks import Block, Table, Text
 
 HEADERS = ("role", "model", "prompt tokens", "completion tokens", "cost", "cost/correct")
 
 
-def model_rows(report: ReportData) -> list[list[str]]:
-    """One row of :data:`HEADERS` per participant, formatted; empty when no participant declares a
-    model or reports usage."""
+def model_rows(participants: list[dict[str, Any]]) -> list[list[str]]:
+    """One row of :data:`HEADERS` per participant that declares a model or reports usage, formatted."""
     rows = []
-    for p in report.participants:
+    for p in participants:
         llm: dict[str, Any] = p.get("llm") or {}
         usage: dict[str, Any] = p.get("usage") or {}
         if not llm and not usage:
@@ -37,6 +39,21 @@ def model_rows(report: ReportData) -> list[list[str]]:
             ]
         )
     return rows
+
+
+def models_and_usage(view: ResultView) -> list[Block]:
+    """The section's blocks; none (the section is dropped) when no participant names a model or usage."""
+    rows = model_rows(view.participants)
+    if not rows:
+        return []
+    return [
+        Text("Tokens and cost include failed and canceled tasks, as far as the participant reported them."),
+        Table(list(HEADERS), rows, numeric=frozenset(range(2, len(HEADERS)))),
+    ]
+
+
+MODELS_SECTION = ReportSection("models", "Models and usage", models_and_usage)
+"""Include it in a declaration's ``sections`` when the plugin's parts carry ``llm``/``usage``."""
 
 
 def _count(n: Any) -> str:

@@ -52,10 +52,27 @@ def test_baseline_over_a2a_scores_and_journals(tmp_path):
     assert "baseline: F1" in reply.text
     journal = list(tmp_path.glob("*/items.jsonl"))
     assert len(journal) == 1 and len(journal[0].read_text().splitlines()) == 2
-    # the same request resumes from the journal: a garbage agent at the same URL is never asked
-    dead = participant_app(Garbage)[0], port
-    again = participant_parts(assess(tmp_path, {"baseline": dead}, TWO_DOCS))["baseline"]
+    # with resume, the same request to the same agent (same card) continues the journal
+    assert part["resumed_items"] == 0 and part["resumed_from"] is None
+    same = baseline_app(f"http://127.0.0.1:{port}/"), port
+    again_reply = assess(tmp_path, {"baseline": same}, {**TWO_DOCS, "resume": True})
+    again = participant_parts(again_reply)["baseline"]
+    jsonschema.validate(again, load_schema("anomaly-result"))
     assert again["tp"] == part["tp"] and again["episodes_total"] == 2
+    assert again["resumed_items"] == 2 and all(e["resumed"] for e in again["episodes"])
+    assert f"baseline: resumed 2 of 2 items from journal {again['resumed_from']}" in again_reply.text
+    # ... but another agent behind the same URL (another card) never inherits those episodes
+    dead = participant_app(Garbage)[0], port
+    other = participant_parts(assess(tmp_path, {"baseline": dead}, {**TWO_DOCS, "resume": True}))["baseline"]
+    assert other["resumed_items"] == 0 and other["tp"] == 0
+
+
+def test_without_resume_an_identical_request_plays_every_episode_again(tmp_path):
+    app, port = _baseline()
+    part = participant_parts(assess(tmp_path, {"baseline": (app, port)}, TWO_DOCS))["baseline"]
+    assert part["tp"] >= 2
+    garbage = participant_parts(assess(tmp_path, {"baseline": (participant_app(Garbage)[0], port)}, TWO_DOCS))
+    assert garbage["baseline"]["resumed_items"] == 0 and garbage["baseline"]["tp"] == 0
 
 
 def test_one_context_per_episode(tmp_path):

@@ -201,10 +201,10 @@ async def test_raw_replies_are_kept_truncated_for_audit(tmp_path: Path) -> None:
     rambling = "I keep thinking about it. " * 400  # ~10,000 characters, no answer
 
     with running_participant(lambda text, data: rambling) as (url, _):
-        _, plan = plan_for(tmp_path, {"p": url}, {"limit": 2})
         result = await run_assessment(tmp_path, {"p": url}, {"limit": 2})
     items = parts_by_role(result)["p"]["items"]
     assert [it["status"] for it in items] == ["parse_error", "parse_error"]
     assert all(it["error"].startswith("no answer found") and len(it["raw"]) == 500 for it in items)
-    records = list(Journal.for_assessment(tmp_path, plan.assessment_id).records())
+    (journal,) = tmp_path.glob("*/items.jsonl")
+    records = list(Journal(journal).records())
     assert len(records) == 2 and all(len(r["raw"]) == 2000 and r["predicted"] is None for r in records)

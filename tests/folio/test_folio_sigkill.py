@@ -1,7 +1,8 @@
-"""Crash safety of the real green-agent process: SIGKILL mid-run, restart, re-send the same request.
+"""Crash safety of the real green-agent process: SIGKILL mid-run, restart, re-send the same request
+with ``"resume": true`` (what ``agentbeats run --resume`` sends).
 
 Finished items must not be sent to the participant again, and the final result must equal an
-uninterrupted run's (timings aside).
+uninterrupted run's (timings and resume markers aside).
 """
 
 from __future__ import annotations
@@ -12,50 +13,17 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
-
-import httpx
 
 from green_agent.messenger import A2ATransport
 from green_agent.protocol import OutboundMessage, TransportError
 from tests.folio.test_folio_resume import answers, comparable, settle
+from tests.support.green_process import start_green
 from tests.support.participants import running_participant
 from tests.support.servers import free_port
 
 CONFIG = {"dataset": "folio-sample", "limit": 12, "seed": 5, "concurrency": 2}
-
-
-def start_green(port: int, run_dir: Path) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "green_agent",
-            "--port",
-            str(port),
-            "--run-dir",
-            str(run_dir),
-            "--log-level",
-            "warning",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if (
-                httpx.get(f"http://127.0.0.1:{port}/.well-known/agent-card.json", timeout=1).status_code
-                == 200
-            ):
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError(proc.stderr.read().decode()[-2000:])
 
 
 def journaled(run_dir: Path) -> list[dict[str, Any]]:
@@ -63,8 +31,8 @@ def journaled(run_dir: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
-async def request(url: str, participant: str) -> dict[str, Any]:
-    body = json.dumps({"participants": {"p": participant}, "config": CONFIG})
+async def request(url: str, participant: str, *, resume: bool = False) -> dict[str, Any]:
+    body = json.dumps({"participants": {"p": participant}, "config": {**CONFIG, "resume": resume}})
     async with A2ATransport() as transport:
         reply = await transport.send(url, OutboundMessage(text=body), max_response_bytes=1 << 24)
     (part,) = [d for d in reply.data if d.get("role") == "p"]
@@ -86,7 +54,7 @@ async def test_sigkilled_green_agent_resumes_without_resending(tmp_path: Path, s
     run_dir, port = tmp_path / "runs", free_port()
     url = f"http://127.0.0.1:{port}"
     with running_participant("correct", answers=answers(sample_items), latency_s=0.2) as (participant, stats):
-        proc = start_green(port, run_dir)
+        proc = start_green(port, run_dir).proc
         try:
             await crash_mid_run(url, participant, proc, run_dir)
             finished = {r["id"] for r in journaled(run_dir)}
@@ -94,19 +62,20 @@ async def test_sigkilled_green_agent_resumes_without_resending(tmp_path: Path, s
             await settle(stats)
             before = stats.requests
 
-            proc = start_green(port, run_dir)
-            resumed = await request(url, participant)
+            proc = start_green(port, run_dir).proc
+            resumed = await request(url, participant, resume=True)
         finally:
             proc.kill()
             proc.wait(timeout=10)
         resent = stats.ids[before:]
     assert not finished & set(resent), "a finished item was sent again after the crash"
     assert len(resent) == 12 - len(finished)
-    assert resumed["total"] == 12
+    assert resumed["total"] == 12 and resumed["resumed_items"] == len(finished)
+    assert {it["id"] for it in resumed["items"] if it["resumed"]} == finished
 
     fresh_port = free_port()
     with running_participant("correct", answers=answers(sample_items)) as (participant, _):
-        proc = start_green(fresh_port, tmp_path / "fresh")
+        proc = start_green(fresh_port, tmp_path / "fresh").proc
         try:
             fresh = await request(f"http://127.0.0.1:{fresh_port}", participant)
         finally:

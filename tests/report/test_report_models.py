@@ -8,10 +8,10 @@ from typing import Any
 
 from rich.console import Console
 
+from green_agent.folio.report_items import item_rows
 from green_agent.report.html import render_html
 from green_agent.report.load import prepare_report
 from green_agent.report.markdown import render_markdown
-from green_agent.report.rows import item_rows
 from green_agent.report.terminal import print_report
 
 
@@ -71,19 +71,19 @@ def test_accuracy_on_answered_with_nothing_answered_is_no_rate() -> None:
     header = [
         c.strip() for c in next(ln for ln in lines if ln.startswith("| role | AgentBeats id")).split("|")
     ]
-    column = header.index("acc. answered")
+    column = header.index("acc. on answered ↑")
     cells = {
         ln.split("|")[1].strip(): [c.strip() for c in ln.split("|")] for ln in lines if ln.startswith("| ")
     }
     assert cells["autoformalizer"][column] == "–"  # 0 of 0 answered is no accuracy, not 0.0% [0, 100]
-    assert cells["autoformalizer"][header.index("coverage")] == "0.0%"
+    assert cells["autoformalizer"][header.index("coverage ↑")] == "0.0%"
     assert cells["reference"][column].startswith("100.0% [")
     summary = render_html(report).split('id="summary"')[1].split("</section>")[0]
     assert "[0.0, 100.0]" not in summary
 
 
 def test_different_failures_are_not_disagreements() -> None:
-    rows = {r["id"]: r for r in item_rows(prepare_report(_results()))}
+    rows = {r["id"]: r for r in item_rows(prepare_report(_results()).participants)}
     assert not rows["1"]["disagree"]  # failed / timed out / answered True: one label only
     assert not rows["2"]["disagree"]  # timeout vs runtime error vs parse error: no label at all
     assert rows["3"]["disagree"]  # False vs True

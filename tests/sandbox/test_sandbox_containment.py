@@ -35,7 +35,7 @@ def test_trivial_z3_program_is_ok() -> None:
         """
     )
     assert (result.status, result.returncode, result.stdout, result.detail) == ("ok", 0, "sat\n", "")
-    assert "audit-hook" in result.isolation and "rlimits" in result.isolation
+    assert "audit-hook" in result.layers and "rlimits" in result.layers
 
 
 def test_infinite_loop_hits_the_wall_clock() -> None:
@@ -110,8 +110,11 @@ def test_writing_inside_the_temp_dir_is_fine_and_the_dir_is_deleted() -> None:
     result = run(code, "os")
     assert result.status == "ok", result
     workdir = Path(result.stdout.strip())
-    assert workdir.name.startswith("sandbox-")
-    assert not workdir.exists()
+    if result.isolation == "namespaces":
+        assert str(workdir) == "/sandbox/work"  # a private tmpfs, gone with the mount namespace
+    else:
+        assert workdir.name.startswith("run-") and workdir.parent.name.startswith("af-sandbox-")
+        assert not workdir.exists()
 
 
 def test_reading_outside_the_temp_dir(tmp_path: Path) -> None:
@@ -142,13 +145,6 @@ def test_network_connection_to_a_local_listener() -> None:
         listener.setblocking(False)
         with pytest.raises(BlockingIOError):
             listener.accept()
-
-
-def test_network_namespace_hides_the_host_loopback() -> None:
-    result = run("import os\nprint(os.getuid())\n", "os")
-    if "netns" not in result.isolation:
-        pytest.skip("the kernel refused a network namespace here")
-    assert result.status == "ok"
 
 
 @pytest.mark.parametrize(
@@ -225,6 +221,7 @@ def test_environment_is_scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
         "PYTHONHASHSEED",
         "HOME",
         "LC_CTYPE",
+        "PWD",  # bubblewrap's --chdir sets it
     }
 
 
@@ -232,4 +229,4 @@ def test_environment_is_scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_runs_as_nobody_when_root() -> None:
     result = run("import os\nprint(os.getuid(), os.getgid(), os.getgroups())\n", "os")
     assert result.stdout == "65534 65534 []\n"
-    assert "uid:65534" in result.isolation
+    assert "uid:65534" in result.layers

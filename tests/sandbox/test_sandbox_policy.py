@@ -24,6 +24,13 @@ from white_agents.autoformalizer.sandbox_policy import DEFAULT_ALLOWED, check_co
         ("def f():\n    pass\nf.__globals__", 3, "'__globals__'"),
         ("try:\n    1/0\nexcept Exception as e:\n    e.__traceback__.tb_frame.f_globals", 4, "attribute"),
         ("print(__builtins__)", 1, "'__builtins__'"),
+        # class patterns read attributes without an Attribute node (the eight-line escape)
+        ("import z3\nmatch z3:\n    case object(sys=S, os=O):\n        pass", 3, "'sys' (a module)"),
+        (
+            "import z3\nmatch z3.Solver:\n    case object(__init__=I, __globals__=G):\n        pass",
+            3,
+            "'__globals__'",
+        ),
     ],
 )
 def test_refused(code: str, line: int, fragment: str) -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from starlette.applications import Starlette
 
+from white_agents.autoformalizer.sandbox_isolation import announce, requested_isolation
 from white_agents.common.llm import ConfigError, LLMClient, LLMSettings
 from white_agents.common.server import run_llm_agent
 from white_agents.common.task import LABELS
@@ -46,13 +49,33 @@ def make_app(args: argparse.Namespace, settings: LLMSettings, url: str) -> Starl
     if args.max_repairs < 0:
         raise ConfigError("--max-repairs must be >= 0")
     if args.mode == "z3py":
+        try:
+            requested_isolation()
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         mode = Z3PyMode(sandbox_timeout_s=args.sandbox_timeout, solver_timeout_ms=args.solver_timeout_ms)
     else:
         mode = FolMode(solver_timeout_ms=args.solver_timeout_ms)
     agent = AutoformalizerAgent(
         LLMClient(settings), mode, max_repairs=args.max_repairs, fallback_label=args.fallback_label
     )
-    return create_app(agent, url)
+    app = create_app(agent, url)
+    if args.mode == "z3py":
+        _announce_at_startup(app)
+    return app
+
+
+def _announce_at_startup(app: Starlette) -> None:
+    """Log the sandbox's isolation once logging is set up (the fallback as one warning line)."""
+    inner = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app_: Starlette) -> AsyncIterator[Any]:
+        announce()
+        async with inner(app_) as state:
+            yield state
+
+    app.router.lifespan_context = lifespan
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,9 +3,10 @@ for the sandbox, and deciding entailment from the SMT-LIB it exports.
 
 The generated program only *builds* formulas. The harness (:func:`harness_source`) runs it inside the
 sandbox, checks that it defined ``premises`` (a list of z3 Booleans) and ``conclusion`` (a z3
-Boolean), and prints them as SMT-LIB2 (``Solver.sexpr()``) on one marked JSON line. Outside the
-sandbox, :func:`decide_smt2` parses that text in a fresh ``z3.Context`` and runs the entailment
-queries itself, so no LLM-written control flow chooses the label.
+Boolean), and prints them as SMT-LIB2 (``Solver.sexpr()``) on one marked JSON line. :func:`decide_smt2`
+checks that text against a strict whitelist and runs our own entailment code on it in a second sandbox,
+so no LLM-written control flow chooses the label and no model-written text reaches Z3's parser in the
+agent's process.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import z3
+from jsonschema import Draft202012Validator
 
-from green_agent.logic import Decision
-from green_agent.logic.decide import decide_guarded
+from green_agent.logic.entailment import Decision
+from white_agents.autoformalizer.smt_whitelist import MAX_SMT2_BYTES, SmtRejected, check_smt2
+from white_agents.autoformalizer.trusted_decider import DecisionFailed, decide_in_sandbox
 
 MARKER = "@@AUTOFORMALIZER-RESULT@@"
 """Prefix of the harness's result line on stdout."""
@@ -117,51 +119,75 @@ def harness_source(program: str) -> str:
     return program.rstrip("\n") + "\n" + _EPILOGUE.replace("MARKER_PLACEHOLDER", repr(MARKER))
 
 
+HARNESS_RESULT_SCHEMA = {
+    "oneOf": [
+        {
+            "type": "object",
+            "properties": {
+                "ok": {"const": True},
+                "n_premises": {"type": "integer", "minimum": 0, "maximum": 10000},
+                "smt2": {"type": "string", "maxLength": MAX_SMT2_BYTES},
+            },
+            "required": ["ok", "n_premises", "smt2"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"error": {"type": "string", "maxLength": 100}, "detail": {"type": "string"}},
+            "required": ["error"],
+        },
+    ]
+}
+"""JSON Schema of the harness's result line (the program can print a forged one: it is data)."""
+_HARNESS_VALIDATOR = Draft202012Validator(HARNESS_RESULT_SCHEMA)
+
+
 def harness_result(stdout: str) -> dict[str, Any] | None:
-    """The harness's result object from the sandbox's stdout (last marked line), or None."""
+    """The harness's result object from the sandbox's stdout (last marked line), or None if it is
+    missing or does not match :data:`HARNESS_RESULT_SCHEMA`."""
     for line in reversed(stdout.splitlines()):
         if line.startswith(MARKER):
             try:
                 value = json.loads(line[len(MARKER) :])
             except json.JSONDecodeError:
                 return None
-            return value if isinstance(value, dict) else None
+            return value if _HARNESS_VALIDATOR.is_valid(value) else None
     return None
 
 
 class SmtError(ValueError):
-    """The exported SMT-LIB could not be read back."""
+    """The exported SMT-LIB was refused or could not be decided."""
 
 
 @dataclass(frozen=True)
 class SolverRun:
-    """Decision plus solver wall time."""
+    """Decision plus solver wall time (the decider's sandbox included)."""
 
     decision: Decision
     time_ms: float
 
 
 def decide_smt2(smt2: str, n_premises: int, *, timeout_ms: int = 5000) -> SolverRun:
-    """Parse ``smt2`` (premises then conclusion as assertions) in a fresh context and decide.
+    """Check ``smt2`` against the whitelist, then decide it in a second sandbox (premises then conclusion
+    as assertions).
 
-    Verdicts as in :mod:`green_agent.logic.decide`: premises unsat → Inconsistent; premises ∧ ¬C
+    Verdicts as in :mod:`green_agent.logic.entailment`: premises unsat → Inconsistent; premises ∧ ¬C
     unsat → True; premises ∧ C unsat → False; both sat → Uncertain; otherwise Unknown. Each query
-    has ``timeout_ms``; a wall-clock guard interrupts the context after ``3 * timeout_ms + 1 s``.
-    Raises :class:`SmtError` when the text does not parse or has the wrong number of assertions.
+    has ``timeout_ms``; a wall-clock guard interrupts the solver after ``3 * timeout_ms + 1 s``.
+    Raises :class:`SmtError` when the text is refused, does not parse or has the wrong number of
+    assertions. The agent's process never hands the text to Z3 (docs/sandbox.md).
     """
     start = time.perf_counter()
-    ctx = z3.Context()
     try:
-        assertions = list(z3.parse_smt2_string(smt2, ctx=ctx))
-    except z3.Z3Exception as exc:
-        raise SmtError(f"the exported formulas could not be parsed as SMT-LIB: {exc}") from None
-    if len(assertions) != n_premises + 1:
-        raise SmtError(f"expected {n_premises + 1} formulas after export, found {len(assertions)}")
-    *premises, conclusion = assertions
+        asserts = check_smt2(smt2)
+    except SmtRejected as exc:
+        raise SmtError(str(exc)) from None
+    if asserts != n_premises + 1:
+        raise SmtError(f"expected {n_premises + 1} formulas after export, found {asserts}")
     try:
-        decision = decide_guarded(lambda: (premises, conclusion), ctx, timeout_ms)
-    except z3.Z3Exception as exc:
-        raise SmtError(f"solver error: {exc}") from None
+        decision = decide_in_sandbox(smt2, n_premises, timeout_ms=timeout_ms)
+    except DecisionFailed as exc:
+        raise SmtError(str(exc)) from None
     elapsed = (time.perf_counter() - start) * 1000
     return SolverRun(
         Decision(decision.verdict, decision.reason, decision.used_premises, (), elapsed), elapsed

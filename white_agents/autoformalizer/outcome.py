@@ -28,7 +28,8 @@ class AttemptOutcome:
     sandbox_status: str | None = None
     """The sandbox's status (z3py only)."""
     sandbox_isolation: tuple[str, ...] = ()
-    """What contained the sandboxed run (rlimits, netns, ...), as the sandbox reported it (z3py only)."""
+    """What contained the sandboxed run: its OS isolation (namespaces or fallback), then the layers the
+    sandbox reported (rlimits, netns, ...) (z3py only)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Mode-specific notes (e.g. lenient-parse repairs)."""
 

@@ -1,23 +1,25 @@
-"""Run LLM-written Z3Py in a contained child process (DESIGN §5; what is and is not contained: docs/sandbox.md).
+"""Run LLM-written Z3Py in a contained child process (what is and is not contained: docs/sandbox.md).
 
-``run_sandboxed(code)`` checks the code statically (imports on an allowlist, no dynamic-code builtins),
-then runs it with ``python -I -S`` in a fresh temp dir under rlimits, a scrubbed environment, a fresh
-network namespace and, when we are root, as ``nobody``; an audit hook inside the child refuses sockets,
-processes, signals, ctypes loading and file access outside the temp dir. A limit that fires is an outcome
-(``status``), never an exception.
+``run_sandboxed(code)`` checks the code statically (policy on: imports on an allowlist, no dynamic-code
+builtins), then runs it with ``python -I -S`` under OS isolation — bubblewrap namespaces where the kernel
+allows them, else the fallback (:mod:`sandbox_isolation`) — with rlimits, a scrubbed environment, budgets
+for the whole process tree and, policy on, an audit hook. The status comes from the exit code, signals and
+the parent's own limits; a limit that fires is an outcome (``status``), never an exception.
 
-CLI: ``python -m white_agents.autoformalizer.sandbox FILE [--timeout S]`` prints one JSON object.
+CLI: ``python -m white_agents.autoformalizer.sandbox FILE [--policy on|off] [--isolation ...]`` prints one
+JSON object; ``--policy off`` runs with OS isolation only, so auditors can attack that layer directly.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import contextlib
+import functools
 import importlib.util
 import json
 import os
-import selectors
 import shutil
 import signal
 import subprocess
@@ -29,16 +31,19 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
+from white_agents.autoformalizer import sandbox_isolation as iso
+from white_agents.autoformalizer.sandbox_child import EXIT_BOOTSTRAP, EXIT_FORBIDDEN, EXIT_MEMORY
+from white_agents.autoformalizer.sandbox_control import ControlEvents, parse_events
+from white_agents.autoformalizer.sandbox_monitor import Budget, Observed, watch
 from white_agents.autoformalizer.sandbox_policy import DEFAULT_ALLOWED, check_code, imported_modules
 
 __all__ = ["DEFAULT_ALLOWED", "SandboxResult", "SandboxStatus", "arun_sandboxed", "run_sandboxed"]
 
 SandboxStatus = Literal["ok", "timeout", "memory", "forbidden", "error", "killed"]
+Policy = Literal["on", "off"]
 
 USER_FILE = "main.py"
-NOBODY = 65534
 _CHILD = Path(__file__).with_name("sandbox_child.py")
-_CHUNK = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -46,8 +51,9 @@ class SandboxResult:
     """Outcome of one sandboxed run. Limits are outcomes: nothing here is raised."""
 
     status: SandboxStatus
-    """ok | timeout (wall clock or CPU) | memory | forbidden (static check or audit hook) | error (the
-    code failed: exception, syntax error, non-zero exit) | killed (output limit or a fatal signal)."""
+    """ok | timeout (wall clock or CPU) | memory (rlimit or the tree's budget) | forbidden (static check or
+    audit hook) | error (exception, syntax error, non-zero exit) | killed (output, control channel or
+    process budget, or a fatal signal)."""
     returncode: int | None
     """Child exit status (negative: killed by that signal); None when the code never ran."""
     stdout: str
@@ -58,8 +64,12 @@ class SandboxResult:
     """Wall-clock milliseconds from spawn (or from the static check) to result."""
     detail: str = ""
     """Why, in one line: the exception, the forbidden import or event, which limit fired."""
-    isolation: tuple[str, ...] = ()
-    """OS/interpreter layers the child confirmed: rlimits, netns, uid:65534, audit-hook."""
+    isolation: iso.Isolation = "fallback"
+    """OS isolation of the run: ``namespaces`` (bubblewrap) or ``fallback``."""
+    layers: tuple[str, ...] = ()
+    """Layers the child's bootstrap set up: supervisor, rlimits, netns, uid:65534, audit-hook."""
+    policy: Policy = "on"
+    """``off``: no static check and no audit hook (OS isolation only)."""
 
 
 def run_sandboxed(
@@ -73,48 +83,118 @@ def run_sandboxed(
     file_mb: int = 16,
     max_open_files: int = 64,
     max_processes: int = 64,
+    policy: Policy = "on",
+    isolation: str | None = None,
 ) -> SandboxResult:
-    """Check ``code`` statically, then run it contained; see the module docstring and docs/sandbox.md.
+    """Check ``code`` (policy on), then run it contained; see the module docstring and docs/sandbox.md.
 
-    ``file_mb`` bounds any file the code writes in its temp dir; ``max_processes`` is RLIMIT_NPROC, which
-    counts every process of the user the child runs as (``nobody`` when we are root).
+    ``memory_mb`` bounds each process's address space and the resident memory of the whole tree;
+    ``max_processes`` bounds the tree (sampled) and is RLIMIT_NPROC of the child's user. ``isolation``
+    (``auto``/``namespaces``/``fallback``) overrides ``AUTOFORMALIZER_SANDBOX_ISOLATION``.
     """
     start = time.monotonic()
-    refused = _static_check(code, allowed_imports, start)
-    if refused is not None:
-        return refused
-    workdir = tempfile.mkdtemp(prefix="sandbox-")
+    mode = iso.resolve_isolation(isolation)
+    if policy == "on":
+        refused = _static_check(code, allowed_imports, start)
+        if refused is not None:
+            return SandboxResult(**{**asdict(refused), "isolation": mode})
+    if mode == "fallback":
+        iso.mark_not_dumpable()
+    workdir = tempfile.mkdtemp(prefix="run-", dir=_runs_root())
     try:
-        (Path(workdir) / USER_FILE).write_text(code, encoding="utf-8")
-        os.chmod(Path(workdir) / USER_FILE, 0o644)
-        if os.geteuid() == 0:
-            os.chown(workdir, NOBODY, NOBODY)
-        return _run_child(
-            workdir,
-            start=start,
-            timeout_s=timeout_s,
-            max_output_bytes=max_output_bytes,
-            config={
-                "user_file": USER_FILE,
-                "z3_dir": _z3_parent_dir(),
-                "allowed": sorted(allowed_imports),
-                "preload": sorted(imported_modules(code)),
-                "cpu_s": int(cpu_s),
-                "memory_bytes": int(memory_mb) << 20,
-                "file_bytes": int(file_mb) << 20,
-                "nofile": int(max_open_files),
-                "nproc": int(max_processes),
-                "drop_uid": NOBODY,
-                "parent_pid": os.getpid(),
-            },
-        )
+        host_file = Path(workdir) / USER_FILE
+        host_file.write_text(code, encoding="utf-8")
+        host_file.chmod(0o644)
+        if os.geteuid() == 0 and mode == "fallback":
+            os.chown(workdir, iso.NOBODY, iso.NOBODY)
+        config = {
+            "user_file": USER_FILE,
+            "policy": policy,
+            "allowed": sorted(allowed_imports),
+            "preload": _preload_names(code),
+            "cpu_s": int(cpu_s),
+            "memory_bytes": int(memory_mb) << 20,
+            "file_bytes": int(file_mb) << 20,
+            "nofile": int(max_open_files),
+            "nproc": int(max_processes),
+            "drop_uid": iso.NOBODY,
+            "supervise": mode == "fallback",
+            "unshare_net": mode == "fallback",
+        }
+        budget = Budget(start + timeout_s, max_output_bytes, int(memory_mb) << 20, int(max_processes))
+        seen, events = _spawn_and_watch(mode, workdir, config, budget)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    stdout = bytes(seen.pipes["stdout"][:max_output_bytes]).decode("utf-8", "replace")
+    stderr = bytes(seen.pipes["stderr"][:max_output_bytes]).decode("utf-8", "replace")
+    returncode = _signal_code(seen.returncode, mode)
+    status, detail = _classify(seen, returncode, events, int(cpu_s), stderr)
+    return SandboxResult(status, returncode, stdout, stderr, _ms(start), detail, mode, events.layers, policy)
 
 
 async def arun_sandboxed(code: str, **limits) -> SandboxResult:
     """``run_sandboxed`` in a worker thread, for async callers such as the A2A server."""
     return await asyncio.to_thread(run_sandboxed, code, **limits)
+
+
+def _spawn_and_watch(
+    mode: iso.Isolation, workdir: str, config: dict, budget: Budget
+) -> tuple[Observed, ControlEvents]:
+    control_r, control_w = os.pipe()
+    config["control_fd"] = control_w
+    boot = [iso.interpreter(), "-I", "-S", "-B", "-u"]
+    if mode == "namespaces":
+        config["z3_dir"] = iso.INNER_LIB
+        prefix = iso.bwrap_prefix(work_files={USER_FILE: f"{workdir}/{USER_FILE}"}, z3_package=_z3_package())
+        argv, cwd, home = [*prefix, *boot, f"{iso.INNER_BOOT}/{_CHILD.name}"], "/", iso.INNER_WORK
+    else:
+        config["z3_dir"] = str(Path(_z3_package()).parent)
+        argv, cwd, home = [*boot, str(_CHILD)], workdir, workdir
+    try:
+        proc = subprocess.Popen(
+            [*argv, json.dumps(config)],
+            cwd=cwd,
+            env=_scrubbed_env(home),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(control_w,),
+            start_new_session=True,
+            close_fds=True,
+        )
+    finally:
+        os.close(control_w)
+    try:
+        seen = watch(proc, control_r, budget, supervised=mode == "fallback")
+    finally:
+        proc.stdout.close()  # type: ignore[union-attr]
+        proc.stderr.close()  # type: ignore[union-attr]
+    return seen, parse_events(bytes(seen.pipes["control"]))
+
+
+def _preload_names(code: str) -> list[str]:
+    try:
+        return sorted(imported_modules(code))
+    except (SyntaxError, ValueError):  # policy off: the program's own error will show when it runs
+        return []
+
+
+@functools.lru_cache(maxsize=1)
+def _runs_root() -> str:
+    """A per-process parent for run directories: 0711, so the runs' random names cannot be listed.
+
+    Removed at exit; roots that a killed agent left behind are removed by the next one.
+    """
+    tmp = Path(tempfile.gettempdir())
+    for stale in tmp.glob("af-sandbox-*-*"):
+        pid = stale.name.split("-")[2]
+        with contextlib.suppress(OSError):
+            if pid.isdigit() and stale.stat().st_uid == os.geteuid() and not Path(f"/proc/{pid}").exists():
+                shutil.rmtree(stale, ignore_errors=True)
+    root = tempfile.mkdtemp(prefix=f"af-sandbox-{os.getpid()}-")
+    os.chmod(root, 0o711)
+    atexit.register(shutil.rmtree, root, True)
+    return root
 
 
 def _static_check(code: str, allowed_imports: frozenset[str], start: float) -> SandboxResult | None:
@@ -133,141 +213,55 @@ def _static_check(code: str, allowed_imports: frozenset[str], start: float) -> S
     return SandboxResult("forbidden", None, "", text, _ms(start), str(violation))
 
 
-def _z3_parent_dir() -> str:
+@functools.lru_cache(maxsize=1)
+def _z3_package() -> str:
     spec = importlib.util.find_spec("z3")
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError("z3 is not installed (pip install z3-solver)")
-    return str(Path(next(iter(spec.submodule_search_locations))).parent)
+    return os.path.realpath(next(iter(spec.submodule_search_locations)))
 
 
-def _scrubbed_env(workdir: str) -> dict[str, str]:
+def _scrubbed_env(home: str) -> dict[str, str]:
     # No inherited variables at all: API keys and proxies never reach generated code. (python -I ignores
     # PYTHON* variables, PYTHONHASHSEED included; it is set only for tools that read it.)
-    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0", "HOME": workdir}
+    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0", "HOME": home}
 
 
-def _run_child(
-    workdir: str, *, start: float, timeout_s: float, max_output_bytes: int, config: dict
-) -> SandboxResult:
-    control_r, control_w = os.pipe()
-    config["control_fd"] = control_w
-    try:
-        proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-B", "-u", str(_CHILD), json.dumps(config)],
-            cwd=workdir,
-            env=_scrubbed_env(workdir),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            pass_fds=(control_w,),
-            start_new_session=True,
-            close_fds=True,
-        )
-    finally:
-        os.close(control_w)
-    deadline = start + timeout_s
-    buffers: dict[str, bytearray] = {"stdout": bytearray(), "stderr": bytearray(), "control": bytearray()}
-    limit_hit = ""
-    with selectors.DefaultSelector() as selector, os.fdopen(control_r, "rb", buffering=0) as control:
-        assert proc.stdout is not None and proc.stderr is not None
-        selector.register(proc.stdout, selectors.EVENT_READ, "stdout")
-        selector.register(proc.stderr, selectors.EVENT_READ, "stderr")
-        selector.register(control, selectors.EVENT_READ, "control")
-        while selector.get_map():
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                limit_hit = "wall clock"
-                break
-            for key, _ in selector.select(timeout=remaining):
-                data = os.read(key.fd, _CHUNK)
-                if not data:
-                    selector.unregister(key.fileobj)
-                    continue
-                buffers[key.data] += data
-            if max(len(buffers["stdout"]), len(buffers["stderr"])) > max_output_bytes:
-                limit_hit = "output limit"
-                break
-    if limit_hit:
-        _kill_group(proc.pid)
-    returncode, cpu_used = _reap(proc, deadline if not limit_hit else time.monotonic() + 5)
-    if returncode is None:  # pipes closed but the child lingers past the deadline
-        limit_hit = limit_hit or "wall clock"
-        _kill_group(proc.pid)
-        returncode, cpu_used = _reap(proc, time.monotonic() + 5)
-    _kill_group(proc.pid)  # stragglers in the group, if any escaped the hook
-    proc.stdout.close()
-    proc.stderr.close()
-    events = _parse_control(bytes(buffers["control"]))
-    stdout = _decode(buffers["stdout"], max_output_bytes)
-    stderr = _decode(buffers["stderr"], max_output_bytes)
-    status, detail = _classify(returncode, limit_hit, events, cpu_used, config["cpu_s"], stderr)
-    isolation = next((tuple(e["isolation"]) for e in events if e.get("kind") == "started"), ())
-    return SandboxResult(status, returncode, stdout, stderr, _ms(start), detail, isolation)
-
-
-def _reap(proc: subprocess.Popen, deadline: float) -> tuple[int | None, float]:
-    """Wait for the child until ``deadline``; return (returncode, CPU seconds) or (None, 0)."""
-    while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid == proc.pid:
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            return proc.returncode, usage.ru_utime + usage.ru_stime
-        if time.monotonic() >= deadline:
-            return None, 0.0
-        time.sleep(0.002)
-
-
-def _kill_group(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
-
-
-def _parse_control(raw: bytes) -> list[dict]:
-    events = []
-    for line in raw.decode("utf-8", "replace").splitlines():
-        with contextlib.suppress(ValueError):
-            event = json.loads(line)
-            if isinstance(event, dict):
-                events.append(event)
-    return events
+def _signal_code(returncode: int | None, mode: iso.Isolation) -> int | None:
+    """bubblewrap reports a child killed by signal N as exit status 128 + N; give it back as -N."""
+    if mode == "namespaces" and returncode is not None and 128 < returncode < 128 + 65:
+        return -(returncode - 128)
+    return returncode
 
 
 def _classify(
-    returncode: int | None,
-    limit_hit: str,
-    events: list[dict],
-    cpu_used: float,
-    cpu_s: int,
-    stderr: str,
+    seen: Observed, returncode: int | None, events: ControlEvents, cpu_s: int, stderr: str
 ) -> tuple[SandboxStatus, str]:
-    kinds: dict[str, dict] = {}
-    for event in events:  # the first event of each kind is the cause; later ones are consequences
-        kinds.setdefault(str(event.get("kind")), event)
-    if limit_hit == "output limit":
-        return "killed", "output limit"
-    if limit_hit:
-        return "timeout", limit_hit
-    if "forbidden" in kinds:  # sticky: catching the PermissionError does not make the run clean
-        return "forbidden", f"runtime: {kinds['forbidden'].get('detail', '')}"
-    if returncode == -signal.SIGXCPU or (returncode == -signal.SIGKILL and cpu_used >= cpu_s):
+    """The status from the parent's facts: its limits, then the exit status and signal."""
+    if seen.limit in ("output limit", "control channel limit", "process budget"):
+        return "killed", seen.limit_detail
+    if seen.limit == "memory budget":
+        return "memory", seen.limit_detail
+    if seen.limit:
+        return "timeout", seen.limit_detail
+    if returncode == EXIT_FORBIDDEN:
+        return "forbidden", f"runtime: {events.forbidden or 'an operation was refused'}"
+    if returncode == -signal.SIGXCPU or (returncode == -signal.SIGKILL and seen.cpu_s >= cpu_s):
         return "timeout", "cpu limit"
-    if "memory" in kinds:
-        return "memory", kinds["memory"].get("detail", "MemoryError")
-    if "error" in kinds:
-        return "error", kinds["error"].get("detail", "")
+    if returncode == EXIT_MEMORY:
+        return "memory", events.error or "MemoryError"
     if returncode is not None and returncode < 0 and ("bad_alloc" in stderr or "out of memory" in stderr):
         return "memory", f"out of memory in native code (signal {signal.Signals(-returncode).name})"
     if returncode == 0:
         return "ok", ""
     if returncode is not None and returncode < 0:
         return "killed", f"signal {signal.Signals(-returncode).name}"
-    if "started" not in kinds:
-        return "error", f"sandbox bootstrap failed (exit status {returncode})"
+    if not events.started or returncode == EXIT_BOOTSTRAP:
+        last = stderr.strip().splitlines()[-1:] or [f"exit status {returncode}"]
+        return "error", f"sandbox bootstrap failed: {last[0][:200]}"
+    if events.error:
+        return "error", events.error
     return "error", f"exit status {returncode}"
-
-
-def _decode(data: bytearray, cap: int) -> str:
-    return bytes(data[:cap]).decode("utf-8", "replace")
 
 
 def _ms(start: float) -> float:
@@ -279,16 +273,37 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m white_agents.autoformalizer.sandbox")
     parser.add_argument("file", help="Python file to run (Z3Py)")
     parser.add_argument("--timeout", type=float, default=10.0, help="wall-clock seconds (default 10)")
+    parser.add_argument(
+        "--policy",
+        choices=["on", "off"],
+        default="on",
+        help="off: OS isolation only, no static check and no audit hook (default on)",
+    )
+    parser.add_argument(
+        "--isolation",
+        choices=["auto", "namespaces", "fallback"],
+        default=None,
+        help=f"OS isolation (default: ${iso.ISOLATION_ENV} or auto)",
+    )
+    parser.add_argument("--memory-mb", type=int, default=1024, help="memory per process and tree (1024)")
+    parser.add_argument("--max-processes", type=int, default=64, help="processes in the tree (64)")
     args = parser.parse_args(argv)
     try:
         code = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"sandbox: cannot read {args.file}: {exc}", file=sys.stderr)
+        iso.requested_isolation(args.isolation)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        print(f"sandbox: cannot run {args.file}: {exc}", file=sys.stderr)
         return 2
-    result = run_sandboxed(code, timeout_s=args.timeout, cpu_s=max(1, int(args.timeout + 0.999)))
-    fields = asdict(result)
-    fields.pop("isolation")
-    print(json.dumps(fields))
+    result = run_sandboxed(
+        code,
+        timeout_s=args.timeout,
+        cpu_s=max(1, int(args.timeout + 0.999)),
+        memory_mb=args.memory_mb,
+        max_processes=args.max_processes,
+        policy=args.policy,
+        isolation=args.isolation,
+    )
+    print(json.dumps(asdict(result)))
     return 0
 
 

@@ -1,20 +1,22 @@
 """In-child bootstrap of the sandbox: confine this process, then run the user's file.
 
-Run as ``python -I -S -B -u sandbox_child.py CONFIG_JSON`` with the sandbox temp dir as cwd. Standard
-library only: with ``-I -S`` nothing else is importable until we put z3's directory on ``sys.path``.
+Run as ``python -I -S -B -u sandbox_child.py CONFIG_JSON`` with the work directory as cwd, either inside
+bubblewrap (isolation "namespaces") or directly (isolation "fallback"). Standard library only: with
+``-I -S`` nothing else is importable until we put z3's directory on ``sys.path``.
 
 Order matters (docs/sandbox.md):
 
-1. rlimits (CPU, address space, file size, open files, processes, no core dumps);
-2. a fresh network namespace (``unshare``; as non-root together with a user namespace), if the kernel allows;
-3. import the modules the code imports (z3 loads libz3 through ctypes), then drop site-packages from
-   ``sys.path``;
-4. as root: drop to ``nobody`` (no supplementary groups), no new privileges, die with the parent;
-5. install the audit hook (blocks sockets, processes, signals, ctypes loading, imports off the allowlist,
-   file access outside the temp dir) and run the user's code.
+1. fallback only: fork a *supervisor* (this process) that is the subreaper of everything the program
+   starts and kills that whole tree when the program ends, when it is told to stop or when the agent dies;
+2. rlimits (CPU, address space, file size, open files, processes, no core dumps);
+3. fallback only: a fresh network namespace (``unshare``), if the kernel allows;
+4. policy on: import the modules the code imports (z3 loads libz3 through ctypes) while files are readable;
+5. as root: drop to ``nobody`` (no supplementary groups); no new privileges, not dumpable, die with the parent;
+6. policy on: install the audit hook (``sandbox_hook.py``); then run the user's code.
 
-Events go to the parent as JSON lines on a private control pipe (``control_fd``), so nothing the user
-prints on stdout or stderr can forge them.
+The run's status is the exit status (reserved codes below), which the parent reads together with signals
+and its own limits. The control pipe (``control_fd``) carries only explanations (which event was refused),
+never the status.
 """
 
 import contextlib
@@ -29,158 +31,156 @@ CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 
-# Events that are always refused. Prefix match on the event name.
-BLOCKED_PREFIXES = (
-    "socket.",
-    "subprocess.",
-    "os.exec",
-    "os.spawn",
-    "os.posix_spawn",
-    "os.fork",
-    "os.forkpty",
-    "os.system",
-    "os.kill",
-    "os.killpg",
-    "os.chdir",
-    "os.fchdir",
-    "os.chroot",
-    "os.symlink",
-    "os.link",
-    "os.startfile",
-    "pty.",
-    "signal.pthread_kill",
-    "resource.prlimit",
-    "gc.get_",
-    "sys.addaudithook",
-    "ctypes.dlopen",
-    "ctypes.dlsym",
-    "ctypes.call_function",
-    "ctypes.addressof",
-    "mmap.",
-    "webbrowser.",
-    "urllib.",
-    "http.",
-    "ftplib.",
-    "smtplib.",
-    "imaplib.",
-    "poplib.",
-    "nntplib.",
-    "telnetlib.",
-)
-# Exact events refused (prefix matching would also catch "ctypes.cdata/buffer", which z3 uses).
-BLOCKED_EXACT = frozenset({"ctypes.cdata"})
-# Events whose path arguments must lie inside the temp dir.
-PATH_EVENTS = frozenset(
-    {
-        "os.remove",
-        "os.rename",
-        "os.rmdir",
-        "os.mkdir",
-        "os.truncate",
-        "os.utime",
-        "os.chmod",
-        "os.chown",
-        "os.chflags",
-        "os.lchflags",
-        "os.listdir",
-        "os.scandir",
-        "os.getxattr",
-        "os.listxattr",
-        "os.setxattr",
-        "os.removexattr",
-        "shutil.copyfile",
-        "shutil.copymode",
-        "shutil.copystat",
-        "shutil.copytree",
-        "shutil.move",
-        "shutil.rmtree",
-        "shutil.make_archive",
-        "shutil.unpack_archive",
-        "glob.glob",
-        "glob.glob/2",
-    }
-)
-WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+EXIT_FORBIDDEN = 101
+"""The policy layer refused an operation during the run (sticky: catching the error does not help)."""
+EXIT_MEMORY = 102
+"""The program ran out of memory (MemoryError or a Z3 out-of-memory exception)."""
+EXIT_BOOTSTRAP = 103
+"""The bootstrap itself failed (the parent died, a privilege drop failed)."""
+RESERVED = frozenset({EXIT_FORBIDDEN, EXIT_MEMORY, EXIT_BOOTSTRAP})
+DETAIL_CHARS = 400
+
+
+class Channel:
+    """The control pipe to the parent: short JSON lines, best effort (the parent caps and validates)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.refused = False
+
+    def report(self, kind: str, **fields: object) -> None:
+        if kind == "forbidden":
+            self.refused = True
+        if "detail" in fields:
+            fields["detail"] = str(fields["detail"])[:DETAIL_CHARS]
+        line = json.dumps({"kind": kind, **{k: v for k, v in fields.items() if k != "event"}}) + "\n"
+        with contextlib.suppress(OSError):
+            os.write(self.fd, line.encode())
 
 
 def main() -> None:
     config = json.loads(sys.argv[1])
-    control_fd = config["control_fd"]
-    cwd = os.getcwd()
-    user_file = config["user_file"]
-
-    def report(kind: str, **fields: object) -> None:
-        line = json.dumps({"kind": kind, **fields}) + "\n"
-        with contextlib.suppress(OSError):
-            os.write(control_fd, line.encode())
-
-    isolation = ["rlimits"]
-    _set_limits(config)
+    channel = Channel(config["control_fd"])
     libc = ctypes.CDLL(None, use_errno=True)
-    if _unshare_network(libc):
-        isolation.append("netns")
-
-    # Import what the code imports (z3 loads libz3 through ctypes here) while files are still readable
-    # and ctypes may still load libraries. The parent found the names statically; the static check
-    # guarantees there are no other import statements.
+    layers = []
+    parent = None  # in a PID namespace the parent is not ours to check; --die-with-parent covers it
+    if config["supervise"]:
+        parent = _become_supervisor(libc)  # returns in the forked program process only
+        layers.append("supervisor")
+    _set_limits(config)
+    layers.append("rlimits")
+    if config["unshare_net"] and _unshare_network(libc):
+        layers.append("netns")
     z3_dir = config["z3_dir"]
     sys.path.insert(0, z3_dir)
-    allowed = frozenset(config["allowed"]) | {"__future__"}
-    for name in config["preload"]:
-        if name.split(".")[0] in allowed:
-            # ``from a import f`` guesses a submodule a.f; a real failure resurfaces in the code.
-            with contextlib.suppress(ImportError):
-                __import__(name)
-    import ast  # noqa: F401  (traceback imports these lazily; later imports are refused)
-    import linecache  # noqa: F401
-    import traceback
+    policy = config["policy"] == "on"
+    _preload(config)
+    import traceback  # before the hook: later imports off the allowlist are refused
 
-    sys.path.remove(z3_dir)
+    user_file = config["user_file"]
     with open(user_file, encoding="utf-8") as handle:
-        source = handle.read()
-    code = compile(source, user_file, "exec", dont_inherit=True)
+        code = compile(handle.read(), user_file, "exec", dont_inherit=True)
+    if policy:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import sandbox_hook  # next to this file; read it before privileges drop
 
-    if os.geteuid() == 0:
-        uid = config["drop_uid"]
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
-        isolation.append(f"uid:{uid}")
-    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != config["parent_pid"]:
-        os._exit(125)  # parent already gone
+        del sys.path[0]
+    _drop_privileges(libc, config, layers, parent)
+    if policy:
+        sys.path.remove(z3_dir)
+        cwd = os.getcwd()
+        read_roots = (*(p for p in sys.path if p), os.path.join(z3_dir, "z3"))
+        sandbox_hook.install(cwd, read_roots, frozenset(config["allowed"]) | {"__future__"}, channel.report)
+        layers.append("audit-hook")
+    channel.report("started", layers=layers)
+    os._exit(_run_user_code(code, user_file, channel, traceback))
 
-    read_roots = (*(p for p in sys.path if p), os.path.join(z3_dir, "z3"))
-    hook, refuse = _make_hook(cwd, read_roots, allowed, report)
-    sys.meta_path.insert(0, _AllowlistFinder(allowed, refuse))  # also covers importlib.import_module
-    sys.addaudithook(hook)
-    isolation.append("audit-hook")
-    report("started", isolation=isolation)
 
+def _run_user_code(code, user_file: str, channel: Channel, traceback) -> int:
+    """Run the program; its exit status, with the reserved codes for refusals and memory."""
     namespace = {"__name__": "__main__", "__file__": user_file, "__builtins__": __builtins__}
     namespace["exit"] = namespace["quit"] = sys.exit
+    status = 0
     try:
         exec(code, namespace)
     except SystemExit as exc:
-        report("exit", code=exc.code if isinstance(exc.code, int) else 1)
-        raise
+        status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if not isinstance(exc.code, (int, type(None))):
+            print(exc.code, file=sys.stderr)
+        status = 1 if status in RESERVED else status
     except MemoryError:
-        report("memory", detail="MemoryError")
         _print_traceback(traceback, user_file)
-        sys.exit(1)
+        status = EXIT_MEMORY
     except BaseException as exc:  # noqa: BLE001 - report every failure of the user's code
         text = _print_traceback(traceback, user_file)
         last = text.strip().splitlines()[-1] if text.strip() else type(exc).__name__
-        if "out of memory" in str(exc).lower() or "bad_alloc" in str(exc):
-            report("memory", detail=last)
-        else:
-            report("error", detail=last)
-        sys.exit(1)
-    report("done")
+        oom = "out of memory" in str(exc).lower() or "bad_alloc" in str(exc)
+        channel.report("error", detail=last)
+        status = EXIT_MEMORY if oom else 1
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return EXIT_FORBIDDEN if channel.refused else status
+
+
+def _become_supervisor(libc: ctypes.CDLL) -> int:
+    """Fork. The child returns (our pid) and becomes the program; this process supervises, never returns.
+
+    As subreaper, every orphan the program leaves (``setsid`` double forks included) is re-parented to
+    us, so killing our descendants until none is left kills all of them. SIGTERM (from the parent on a
+    limit) and the agent's death (PDEATHSIG) do the same, then exit.
+    """
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    supervisor = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        return supervisor
+
+    def stop(signum, _frame) -> None:
+        _kill_descendants()
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    _, status = os.waitpid(pid, 0)
+    _kill_descendants()
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:  # die of the same signal, so the parent sees it
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    os._exit(code)
+
+
+def _kill_descendants() -> None:
+    """SIGKILL every descendant and reap, until we have no children left."""
+    while True:
+        for pid in _descendants(os.getpid()):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            os.sched_yield()
+
+
+def _descendants(root: int) -> list[int]:
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        with contextlib.suppress(OSError):
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{tid}/children") as handle:
+                    kids = [int(k) for k in handle.read().split()]
+                found += kids
+                todo += kids
+    return found
 
 
 def _set_limits(config: dict) -> None:
@@ -197,6 +197,33 @@ def _unshare_network(libc: ctypes.CDLL) -> bool:
     """Move into a fresh network namespace (only a downed loopback). False if the kernel refuses."""
     flags = CLONE_NEWNET if os.geteuid() == 0 else CLONE_NEWUSER | CLONE_NEWNET
     return libc.unshare(flags) == 0
+
+
+def _preload(config: dict) -> None:
+    """Import what the code imports while files are readable (policy on: the static check saw every
+    import; off: the guess spares a program reading the standard library after the privilege drop)."""
+    allowed = frozenset(config["allowed"]) | {"__future__"}
+    for name in config["preload"]:
+        if config["policy"] == "off" or name.split(".")[0] in allowed:
+            # ``from a import f`` guesses a submodule a.f; a real failure resurfaces in the code.
+            with contextlib.suppress(ImportError):
+                __import__(name)
+    import ast  # noqa: F401  (traceback imports these lazily; later imports are refused)
+    import linecache  # noqa: F401
+
+
+def _drop_privileges(libc: ctypes.CDLL, config: dict, layers: list[str], parent: int | None) -> None:
+    if os.geteuid() == 0 and config["drop_uid"] is not None:
+        uid = config["drop_uid"]
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+        layers.append(f"uid:{uid}")
+    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent is not None and os.getppid() != parent:
+        os._exit(EXIT_BOOTSTRAP)  # the supervisor or the agent is already gone
 
 
 def _print_traceback(traceback, user_file: str) -> str:
@@ -220,74 +247,6 @@ def _print_traceback(traceback, user_file: str) -> str:
     sys.stderr.write(text)
     sys.stderr.flush()
     return text
-
-
-def _make_hook(cwd: str, read_roots: tuple[str, ...], allowed: frozenset[str], report):
-    inside = cwd.rstrip("/") + "/"
-    read_prefixes = tuple(r.rstrip("/") + "/" for r in read_roots)
-    fspath = os.fspath
-    abspath = os.path.abspath
-
-    def in_cwd(path: object) -> bool:
-        full = abspath(fspath(path))
-        if isinstance(full, bytes):
-            full = full.decode("utf-8", "surrogateescape")
-        return full == cwd or full.startswith(inside)
-
-    def readable(path: object) -> bool:
-        full = abspath(fspath(path))
-        if isinstance(full, bytes):
-            full = full.decode("utf-8", "surrogateescape")
-        return full == cwd or full.startswith(inside) or full.startswith(read_prefixes)
-
-    def refuse(event: str, args: tuple) -> None:
-        detail = f"{event}{_short(args)}"
-        report("forbidden", event=event, detail=detail)
-        raise PermissionError(f"sandbox: {detail} is not allowed")
-
-    def hook(event: str, args: tuple) -> None:
-        if event == "open":
-            path, mode, flags = args
-            if isinstance(path, int):
-                return
-            writing = (mode is not None and any(c in mode for c in "wax+")) or bool(
-                (flags or 0) & WRITE_FLAGS
-            )
-            if not (in_cwd(path) if writing else readable(path)):
-                refuse(event, args)
-        elif event == "import":
-            if args[0].split(".")[0] not in allowed:
-                refuse(event, args[:1])
-        elif event in PATH_EVENTS:
-            for arg in args:
-                if isinstance(arg, (str, bytes, os.PathLike)) and not in_cwd(arg):
-                    refuse(event, args)
-        elif event in BLOCKED_EXACT or event.startswith(BLOCKED_PREFIXES):
-            refuse(event, args)
-
-    return hook, refuse
-
-
-class _AllowlistFinder:
-    """First meta-path finder: refuses new modules off the allowlist, however the import was started.
-
-    The ``import`` audit event covers only the import statement and ``__import__``, not
-    ``importlib.import_module``; every path of the import system asks the meta-path finders.
-    """
-
-    def __init__(self, allowed: frozenset[str], refuse) -> None:
-        self._allowed = allowed
-        self._refuse = refuse
-
-    def find_spec(self, name: str, path=None, target=None):
-        if name.split(".")[0] not in self._allowed:
-            self._refuse("import", (name,))
-        return None
-
-
-def _short(args: tuple) -> str:
-    text = repr(args)
-    return text if len(text) <= 200 else text[:197] + "..."
 
 
 if __name__ == "__main__":

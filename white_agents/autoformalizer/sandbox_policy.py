@@ -201,12 +201,19 @@ def _node_violation(node: ast.AST, allowed: frozenset[str], leaked: frozenset[st
         if _is_dunder(node.id) and node.id not in SAFE_DUNDERS:
             return f"use of {node.id!r} is not allowed"
     elif isinstance(node, ast.Attribute):
-        if _is_dunder(node.attr) and node.attr not in SAFE_DUNDERS:
-            return f"attribute {node.attr!r} is not allowed"
-        if node.attr in FRAME_ATTRIBUTES:
-            return f"attribute {node.attr!r} is not allowed"
-        if node.attr in leaked:
-            return f"attribute {node.attr!r} (a module) is not allowed"
+        return _attribute_violation(node.attr, leaked)
+    elif isinstance(node, ast.MatchClass):  # ``case object(os=O)`` reads attributes without an Attribute node
+        return next(filter(None, (_attribute_violation(a, leaked) for a in node.kwd_attrs)), None)
+    return None
+
+
+def _attribute_violation(attr: str, leaked: frozenset[str]) -> str | None:
+    if _is_dunder(attr) and attr not in SAFE_DUNDERS:
+        return f"attribute {attr!r} is not allowed"
+    if attr in FRAME_ATTRIBUTES:
+        return f"attribute {attr!r} is not allowed"
+    if attr in leaked:
+        return f"attribute {attr!r} (a module) is not allowed"
     return None
 
 

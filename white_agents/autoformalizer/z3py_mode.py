@@ -66,7 +66,7 @@ class Z3PyMode:
             artifact=program,
             sandbox_ms=run.time_ms,
             sandbox_status=run.status,
-            sandbox_isolation=tuple(getattr(run, "isolation", ())),
+            sandbox_isolation=(run.isolation, *run.layers),
         )
         if run.status == "forbidden":
             stderr = _tail(run.stderr)

@@ -6,9 +6,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .compare import compare
-from .metrics import summarize_items
-from .repro import reproducibility_block
+from green_agent.report.compare import compare
+from green_agent.report.metrics import summarize_items
+from green_agent.report.repro import reproducibility_block
 
 LABELS = ("True", "False", "Uncertain")
 _KINDS = ("connection_refused", "http_status", "jsonrpc_error", "task_failed")
@@ -33,7 +33,13 @@ def make_items(
     for i in range(n):
         gold = LABELS[(i * 7) % 3]
         roll = rng.random()
-        item: dict[str, Any] = {"id": f"folio-{i:04d}", "gold": gold, "attempts": 1, "error": None}
+        item: dict[str, Any] = {
+            "id": f"folio-{i:04d}",
+            "gold": gold,
+            "attempts": 1,
+            "error": None,
+            "kind": None,
+        }
         if roll < fail_rate:
             status = rng.choice(("timeout", "runtime_error", "runtime_error", "parse_error"))
             item |= {"predicted": None, "status": status, "correct": False}
@@ -71,6 +77,7 @@ def participant_part(role: str, items: list[dict[str, Any]], dataset: Mapping[st
     time_used = sum(it["latency_ms"] or 0 for it in items) / 1000
     return {
         "kind": "participant",
+        "assessor": "folio",
         "role": role,
         **summary,
         "time_used": round(time_used, 3),

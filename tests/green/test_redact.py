@@ -1,0 +1,45 @@
+"""URL credentials are masked wherever text leaves the green agent."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from green_agent.redact import RedactingFilter, redact_data, redact_text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("http://user:pw@host:1/a", "http://***@host:1/a"),
+        ("see https://tok@h/x and http://a:b@c/", "see https://***@h/x and http://***@c/"),
+        ("no credentials: http://host/a@b", "no credentials: http://host/a@b"),
+        ("mail me: bob@example.org", "mail me: bob@example.org"),
+    ],
+)
+def test_redact_text_masks_only_the_userinfo_of_urls(text: str, expected: str) -> None:
+    assert redact_text(text) == expected
+
+
+def test_redact_data_walks_nested_values() -> None:
+    data = {
+        "participants": {"p": "http://u:secret@h/"},
+        "items": [{"error": "at http://u:secret@h/"}],
+        "n": 1,
+    }
+    assert "secret" not in str(redact_data(data)) and redact_data(data)["n"] == 1
+
+
+def test_log_filter_masks_arguments_and_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
+    logger = logging.getLogger("test.redact")
+    handler = caplog.handler
+    handler.addFilter(RedactingFilter())
+    try:
+        try:
+            raise ValueError("connect to http://u:s3cret@h/ failed")
+        except ValueError:
+            logger.exception("card from %s", "http://u:s3cret@h/")
+    finally:
+        handler.removeFilter(handler.filters[-1])
+    assert "s3cret" not in caplog.text and "http://***@h/" in caplog.text

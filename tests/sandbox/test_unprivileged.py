@@ -1,0 +1,91 @@
+"""The sandbox tests once more as an unprivileged user: the Docker images run the agent as non-root, where
+the child has the agent's uid and bubblewrap must make its own user namespace.
+
+Run as root (CI), this re-runs tests/sandbox as uid 65534 (``nobody``). Where the interpreter or the
+repository sit under a directory that user cannot enter (e.g. a pyenv under /root), a private mount
+namespace (bubblewrap, privileged) lays a world-readable tmpfs over that directory with only the needed
+trees bound back, read-only; nothing on the host changes. Run as any other user, the suite already ran
+unprivileged, so this test has nothing to add.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.sandbox.cli import ROOT
+from white_agents.autoformalizer.sandbox_isolation import probe_namespaces
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[2]
+NOBODY = 65534
+
+
+def _closed_ancestor(path: str) -> str | None:
+    """The highest directory above ``path`` that other users cannot enter, if any."""
+    current = Path(path)
+    closed = None
+    for parent in [current, *current.parents]:
+        if parent.is_dir() and not os.stat(parent).st_mode & 0o001:
+            closed = str(parent)
+    return closed
+
+
+def unprivileged(argv: list[str]) -> list[str]:
+    """``argv`` run as uid/gid 65534 without supplementary groups, seeing the trees it needs."""
+    needed = {os.path.realpath(sys.base_prefix), str(REPO), os.path.realpath(sys.prefix)}
+    drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+    closed = {c: p for p in needed if (c := _closed_ancestor(p)) is not None}
+    if not closed:
+        return [*drop, *argv]
+    if not probe_namespaces().ok:
+        pytest.skip(f"{', '.join(closed)} closed to other users and bubblewrap unusable to open it")
+    mounts = ["bwrap", "--dev-bind", "/", "/", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    for top in sorted(set(closed)):
+        mounts += ["--perms", "0755", "--tmpfs", top]
+    for path in sorted(needed):
+        if any(path.startswith(top + "/") for top in closed):
+            for parent in reversed(Path(path).parents):
+                if any(str(parent).startswith(top + "/") for top in closed):
+                    mounts += ["--perms", "0755", "--dir", str(parent)]  # bubblewrap would make it 0700
+            mounts += ["--ro-bind", path, path]
+    return [*mounts, "--", *drop, *argv]
+
+
+@pytest.fixture
+def home() -> Iterator[Path]:
+    """A scratch directory the unprivileged user owns (pytest's tmp_path is private to root)."""
+    path = Path(tempfile.mkdtemp(prefix="af-unprivileged-"))
+    os.chown(path, NOBODY, NOBODY)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_sandbox_suite_as_an_unprivileged_user(home: Path) -> None:
+    if not ROOT:
+        pytest.skip("already unprivileged: tests/sandbox ran as this user")
+    if shutil.which("setpriv") is None:
+        pytest.fail("setpriv (util-linux) is needed to drop to an unprivileged user")
+    argv = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", f"--basetemp={home}/pytest"]
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8"}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    done = subprocess.run(
+        unprivileged([*argv, "tests/sandbox"]),
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    report = done.stdout[-4000:] + done.stderr[-2000:]
+    assert done.returncode == 0, report
+    assert " passed" in done.stdout and " failed" not in done.stdout, report
