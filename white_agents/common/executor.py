@@ -5,8 +5,8 @@ artifact (text part + data part) and ``completed``, or ``failed`` with a message
 and the diagnostics. No exception escapes :meth:`FolioAgentExecutor.execute`.
 
 A2A ``CancelTask`` cancels the asyncio task running the agent: the LLM request in flight is dropped,
-a sandbox run is abandoned, and nothing more is spent; the ``canceled`` status carries the usage the
-task had spent so far (as does a ``failed`` one).
+a sandbox run is killed with its whole process tree, and nothing more is spent; the ``canceled``
+status carries the usage the task had spent so far (as does a ``failed`` one).
 """
 
 from __future__ import annotations
