@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench interop-venv duckdb-venv lock clean distclean
+.PHONY: install run test lint bench interop-venv duckdb-venv lock clean distclean paper
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,15 @@ install: $(STAMP)
 
 run: install
 	$(BIN)/agentbeats run scenario.toml
+
+# The paper's comparison (scenarios/folio/paper.toml): needs GEMINI_API_KEY, or LLM_MODEL (+ LLM_API_BASE for an
+# OpenAI-compatible local server), and the cleaned FOLIO data (AGENTBEATS_DATA_DIR). Writes results/paper.*.
+paper: install
+	$(BIN)/python -m green_agent.paper --preflight
+	mkdir -p results
+	$(BIN)/agentbeats run scenarios/folio/paper.toml --output results/paper.json
+	$(BIN)/agentbeats report results/paper.json --html results/paper.html --markdown results/paper.md
+	$(BIN)/python -m green_agent.paper results/paper.json
 
 # The a2a-sdk 0.3 peer for the interop tests lives in its own cached virtual environment.
 interop-venv:

@@ -4,7 +4,10 @@ Every assessor sends its messages through :func:`call_participant`, so the failu
 DESIGN §3 is the same for every scenario: ``ok`` (a reply arrived), ``timeout`` (a budget was
 spent: ``kind`` says which) or ``runtime_error`` (``kind`` from the transport). Only transport
 faults marked retryable are retried, with exponential backoff and full jitter; a participant's own
-failed or rejected task, a malformed reply or a timeout is final.
+failed or rejected task, a malformed reply or a timeout is final. When the time budget runs out the
+participant's task is canceled (A2A ``CancelTask``, see :mod:`green_agent.cancel`) so that it stops
+spending, and the result records whether that worked; so it is when the call itself is canceled
+(the assessment was canceled).
 """
 
 from __future__ import annotations
@@ -12,9 +15,10 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
+from green_agent.cancel import cancel_abandoned, watching
 from green_agent.protocol import OutboundMessage, Reply, Transport, TransportError
 
 CallStatus = Literal["ok", "timeout", "runtime_error"]
@@ -54,6 +58,10 @@ class CallResult:
     """Wall time of the whole call, retries included."""
     raw: str | None = None
     """Failure payload kept for audit (truncated by the recorder)."""
+    data: list[dict[str, Any]] = field(default_factory=list)
+    """Data parts that came with a failure (a failed task's evidence, a canceled task's usage)."""
+    cancel: str | None = None
+    """After a timeout, what came of canceling the participant's task (:func:`cancel_abandoned`)."""
 
 
 async def call_participant(
@@ -107,23 +115,36 @@ async def _call(
         nonlocal attempts
         while True:
             attempts += 1
+            in_flight.task_id = None
             try:
                 reply = await transport.send(url, message, max_response_bytes=budget.max_response_bytes)
                 return CallResult("ok", reply, None, None, attempts, elapsed_ms())
             except TransportError as exc:
                 if not exc.retryable or attempts > budget.max_retries:
                     return CallResult(
-                        "runtime_error", None, exc.kind, exc.detail, attempts, elapsed_ms(), exc.raw
+                        "runtime_error", None, exc.kind, exc.detail, attempts, elapsed_ms(), exc.raw, exc.data
                     )
                 ceiling = min(budget.backoff_max_s, budget.backoff_base_s * 2 ** (attempts - 1))
                 await asyncio.sleep(rng.uniform(0, ceiling))
 
-    try:
-        return await asyncio.wait_for(attempt_until_final(), limit)
-    except asyncio.TimeoutError:
-        what = (
-            "deadline of the run reached" if kind == "deadline" else f"no reply within {budget.timeout_s:g} s"
-        )
-        return CallResult(
-            "timeout", None, kind, what, max(attempts, 1) if kind == "timeout" else attempts, elapsed_ms()
-        )
+    with watching() as in_flight:
+        try:
+            return await asyncio.wait_for(attempt_until_final(), limit)
+        except asyncio.TimeoutError:
+            pass
+        except asyncio.CancelledError:  # the assessment itself was canceled: so is the participant's task
+            await asyncio.shield(cancel_abandoned(transport, url, in_flight))
+            raise
+    latency = elapsed_ms()
+    cancel = await cancel_abandoned(transport, url, in_flight) if attempts else None
+    what = "deadline of the run reached" if kind == "deadline" else f"no reply within {budget.timeout_s:g} s"
+    return CallResult(
+        "timeout",
+        None,
+        kind,
+        what,
+        max(attempts, 1) if kind == "timeout" else attempts,
+        latency,
+        data=in_flight.data,
+        cancel=cancel,
+    )

@@ -16,12 +16,22 @@ from typing import Any
 import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.client.errors import A2AClientError, AgentCardResolutionError
-from a2a.types import AgentCard, Message, Part, Role, SendMessageRequest, StreamResponse, TaskState
+from a2a.types import (
+    AgentCard,
+    CancelTaskRequest,
+    Message,
+    Part,
+    Role,
+    SendMessageRequest,
+    StreamResponse,
+    TaskState,
+)
 from a2a.utils.errors import A2AError
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.struct_pb2 import Value
 
 from green_agent.bounded_http import BoundedTransport, ResponseTooLarge, UnsupportedEncoding, byte_budget
+from green_agent.cancel import note_task_id
 from green_agent.origin import same_origin_card
 from green_agent.protocol import OutboundMessage, Reply, TransportError
 from green_agent.redact import redact_text, redact_url
@@ -37,6 +47,8 @@ _TERMINAL = {
 
 CARD_MAX_BYTES = 1 << 20
 """Largest agent card accepted (decoded)."""
+CANCEL_REPLY_MAX_BYTES = 1 << 20
+"""Largest reply to a ``CancelTask`` accepted (decoded): the canceled task with its evidence."""
 
 
 def _http_client() -> httpx.AsyncClient:
@@ -152,7 +164,9 @@ class _Fold:
         if self.state in ("failed", "rejected", "canceled", "auth_required"):
             detail = (self._status_text or "\n".join(self.texts))[:500]
             kind = "task_rejected" if self.state == "rejected" else "task_failed"
-            raise TransportError(kind, f"task {self.state}" + (f": {detail}" if detail else ""), raw=detail)
+            raise TransportError(
+                kind, f"task {self.state}" + (f": {detail}" if detail else ""), raw=detail, data=self.data
+            )
         return Reply(
             text="\n".join(texts),
             data=self.data,
@@ -243,6 +257,7 @@ class A2ATransport:
             client = ClientFactory(config).create(card)
             async for event in client.send_message(_request(message)):
                 fold.add(event)
+                note_task_id(fold.task_id)
                 if fold.size > max_response_bytes:
                     raise TransportError("response_too_large", f"reply exceeds {max_response_bytes} bytes")
         except TransportError:
@@ -254,3 +269,18 @@ class A2ATransport:
         finally:
             byte_budget.reset(token)
         return fold.reply()
+
+    async def cancel(self, url: str, task_id: str) -> list[dict[str, Any]]:
+        """A2A ``CancelTask`` for a task the assessor gave up on; the data parts of its final status."""
+        card = await self.card(url)
+        client = ClientFactory(ClientConfig(streaming=False, httpx_client=self._http)).create(card)
+        token = byte_budget.set(CANCEL_REPLY_MAX_BYTES)
+        try:
+            task = await client.cancel_task(CancelTaskRequest(id=task_id))
+        except Exception as exc:
+            raise _classify(exc) from exc
+        finally:
+            byte_budget.reset(token)
+        fold = _Fold()
+        fold.add(StreamResponse(task=task))
+        return fold.data

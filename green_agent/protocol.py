@@ -80,12 +80,22 @@ class TransportError(Exception):
     participant's own failed/rejected task).
     """
 
-    def __init__(self, kind: str, detail: str, *, retryable: bool = False, raw: str | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        detail: str,
+        *,
+        retryable: bool = False,
+        raw: str | None = None,
+        data: list[dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
         self.retryable = retryable
         self.raw = raw
+        self.data = data or []
+        """Data parts of a failed/rejected task (the participant's structured evidence)."""
 
 
 class Transport(Protocol):
@@ -171,6 +181,9 @@ class Metric:
     """How the value is shown."""
     of: str | None = None
     """Dotted path of a denominator: the value is shown as ``k/n``."""
+    over: str | None = None
+    """Dotted path of the count a rate is taken over: when it is 0 the rate is shown as ``–`` (0 of 0
+    is no rate, not ``0.0% [0, 100]``)."""
     headline: bool = False
     """Shown in the narrow views (the harness table, the leaderboard ranking), not only the full report."""
 

@@ -8,6 +8,7 @@ The shape is fixed by ``green_agent/schemas/folio-result.schema.json``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
@@ -40,6 +41,12 @@ def result_item(outcome: ItemOutcome, *, resumed: bool = False) -> dict[str, Any
     }
     if outcome.usage is not None:
         item["usage"] = outcome.usage
+    if outcome.evidence is not None:
+        item["evidence"] = outcome.evidence
+    if outcome.cancel is not None:
+        item["cancel"] = outcome.cancel
+    if outcome.model is not None:
+        item["model"] = outcome.model
     if outcome.status != "ok" and outcome.raw:
         item["raw"] = outcome.raw[:ITEM_RAW_LIMIT]
     return item
@@ -65,7 +72,21 @@ def participant_part(
     part["dataset"] = dict(dataset)
     part["items"] = items
     part["reproducibility"] = dict(reproducibility)
+    llm = participant_llm(role, outcomes, reproducibility)
+    if llm is not None:
+        part["llm"] = llm
     return part
+
+
+def participant_llm(
+    role: str, outcomes: Sequence[ItemOutcome], reproducibility: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The model a participant runs on: its card's declaration, else the one its answers name most."""
+    card = (reproducibility.get("participants") or {}).get(role) or {}
+    if isinstance(card.get("llm"), Mapping):
+        return dict(card["llm"])
+    models = Counter(o.model for o in outcomes if o.model is not None)
+    return {"model": models.most_common(1)[0][0]} if models else None
 
 
 def _line(part: Mapping[str, Any]) -> str:
@@ -77,7 +98,14 @@ def _line(part: Mapping[str, Any]) -> str:
         f"{part['role']}: {part['score']:.1f}/100 — {part['correct']}/{part['total']} correct "
         f"(95% CI {100 * lo:.1f}–{100 * hi:.1f})"
     )
-    return text + (f"; failures: {', '.join(failures)}" if failures else "; no failures")
+    text += f"; failures: {', '.join(failures)}" if failures else "; no failures"
+    if "llm" in part:
+        text += f"; model {part['llm']['model']}"
+    if usage := part.get("usage"):
+        text += f"; {usage['prompt_tokens']:,} prompt + {usage['completion_tokens']:,} completion tokens"
+        if usage.get("cost_usd") is not None:
+            text += f", ${usage['cost_usd']:.4f}"
+    return text
 
 
 def _p(p: float) -> str:

@@ -13,7 +13,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from green_agent.resume import card_dict, journal_key
 
 log = logging.getLogger(__name__)
 _OUTCOME_FIELDS = {f.name for f in fields(ItemOutcome)}
+_OUTCOME_REQUIRED = {f.name for f in fields(ItemOutcome) if f.default is MISSING}
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ class FolioPlan:
 
 
 def _journal_outcome(record: Mapping[str, Any]) -> ItemOutcome | None:
-    if set(record) != _OUTCOME_FIELDS:
+    if not _OUTCOME_REQUIRED <= set(record) <= _OUTCOME_FIELDS:  # older journals lack newer fields
         return None
     try:
         return ItemOutcome(**record)

@@ -25,7 +25,9 @@ from typing import Any
 
 from green_agent.calls import CallResult, call_participant
 from green_agent.datasets.items import FolioItem
+from green_agent.declared import reply_llm
 from green_agent.folio.config import FolioConfig
+from green_agent.folio.evidence import failure_evidence, sane_usage
 from green_agent.folio.parsing import parse_answer
 from green_agent.folio.tasks import build_task
 from green_agent.protocol import Reply, Transport
@@ -65,7 +67,14 @@ class ItemOutcome:
     raw: str | None
     """Reply text (and data parts) or failure payload, truncated to :data:`RAW_LIMIT`."""
     usage: dict[str, Any] | None = None
-    """Tokens and cost the participant reported in a data part's ``usage``, sanitised; else ``None``."""
+    """Tokens and cost the participant reported in a data part's ``usage`` (also for a failed or
+    canceled task), sanitised; else ``None``."""
+    evidence: dict[str, Any] | None = None
+    """A failed task's structured evidence (per attempt: stage, error, sandbox status...), bounded."""
+    cancel: str | None = None
+    """After a timeout, whether the participant's task was canceled (``canceled``, ``no_task_id``...)."""
+    model: str | None = None
+    """The model the participant declared in this answer's data part (``llm.model``), if any."""
 
     def record(self) -> dict[str, Any]:
         """JSON-ready dict (journal line)."""
@@ -108,23 +117,18 @@ def _raw(reply: Reply | None, fallback: str | None) -> str | None:
     return text[:RAW_LIMIT]
 
 
-def _number(value: Any, limit: float) -> float | None:
-    """``value`` if it is a real number in ``[0, limit)``, else ``None`` (booleans are not numbers)."""
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < limit
-    return float(value) if ok else None
-
-
 def reported_usage(data: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """The first ``usage`` a reply's data parts carry, reduced to sane numbers (it is participant input)."""
     for part in data:
-        usage = part.get("usage") if isinstance(part, Mapping) else None
-        if isinstance(usage, Mapping):
-            return {
-                "prompt_tokens": int(_number(usage.get("prompt_tokens"), 1e12) or 0),
-                "completion_tokens": int(_number(usage.get("completion_tokens"), 1e12) or 0),
-                "cost_usd": _number(usage.get("cost_usd"), 1e6),
-            }
+        usage = sane_usage(part.get("usage")) if isinstance(part, Mapping) else None
+        if usage is not None:
+            return usage
     return None
+
+
+def _declared_model(data: Sequence[Mapping[str, Any]]) -> str | None:
+    declared = reply_llm(data)
+    return None if declared is None else declared["model"]
 
 
 def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
@@ -141,10 +145,15 @@ def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
             kind=call.kind,
             rule=None,
             raw=_raw(None, call.raw),
+            usage=reported_usage(call.data),
+            evidence=failure_evidence(call.data),
+            cancel=call.cancel,
+            model=_declared_model(call.data),
         )
     parsed = parse_answer(call.reply.text, call.reply.data)
     raw = _raw(call.reply, None)
     usage = reported_usage(call.reply.data)
+    model = _declared_model(call.reply.data)
     if parsed.label is None:
         return ItemOutcome(
             **base,
@@ -156,6 +165,7 @@ def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
             rule=parsed.rule,
             raw=raw,
             usage=usage,
+            model=model,
         )
     return ItemOutcome(
         **base,
@@ -167,6 +177,7 @@ def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
         rule=parsed.rule,
         raw=raw,
         usage=usage,
+        model=model,
     )
 
 

@@ -54,7 +54,9 @@ def _texts(items: Sequence[Mapping[str, Any] | None]) -> tuple[list[str], str | 
 
 def item_rows(participants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Rows in first-seen order: ``id, gold, premises, conclusion, items`` (one per participant or
-    None when it did not see the item) and flags ``disagree`` and ``any_wrong``."""
+    None when it did not see the item) and flags ``disagree`` (participants answered with different
+    labels; two failures of different kinds, or a failure next to an answer, are not a disagreement)
+    and ``any_wrong``."""
     by_role = [{str(it.get("id")): it for it in p.get("items") or ()} for p in participants]
     order: dict[str, None] = {}
     for lookup in by_role:
@@ -75,7 +77,7 @@ def item_rows(participants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
                 "premises": premises,
                 "conclusion": conclusion,
                 "items": items,
-                "disagree": len({answer(it) for it in seen}) > 1,
+                "disagree": len({it.get("predicted") for it in seen if it.get("status") == "ok"}) > 1,
                 "any_wrong": any(not item_correct(it) for it in seen),
             }
         )

@@ -1,4 +1,5 @@
-"""The FOLIO report's sections: per-label accuracy, confusion, failures, latency, comparison, items."""
+"""The FOLIO report's sections: models and usage, per-label accuracy, confusion, failures, latency,
+comparison, items."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from green_agent.report import fmt, plots
 from green_agent.report.blocks import Block, Figure, Table, Text
 from green_agent.report.compare import compare
 from green_agent.report.metrics import NONE_COLUMN
+from green_agent.report.models import MODELS_SECTION
 
 OUTCOMES = (
     ("correct", "#2e7d32"),
@@ -163,6 +165,7 @@ def comparison(view: ResultView) -> list[Block]:
 
 
 SECTIONS: tuple[ReportSection, ...] = (
+    MODELS_SECTION,
     ReportSection("per-label", "Accuracy per gold label", per_label),
     ReportSection("confusion", "Confusion matrices", confusion),
     ReportSection("failures", "Outcomes and failures", failures),

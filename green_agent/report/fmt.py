@@ -100,8 +100,16 @@ def _interval(bounds: Any, how: str) -> str:
     return f"[{_value(bounds[0], how)}, {_value(bounds[1], how)}]"
 
 
+def _undefined(part: Mapping[str, Any], metric: Metric) -> bool:
+    """A rate over nothing (its ``over`` count is 0)."""
+    return metric.over is not None and lookup(part, metric.over) == 0
+
+
 def metric_value(part: Mapping[str, Any], metric: Metric) -> str:
-    """A metric of a part as text, without its interval: ``0.812``, ``45.7%``, ``61/80``."""
+    """A metric of a part as text, without its interval: ``0.812``, ``45.7%``, ``61/80``; ``–`` for a
+    rate over nothing."""
+    if _undefined(part, metric):
+        return "–"
     value = lookup(part, metric.key)
     if metric.of is not None:
         return f"{plain(value)}/{plain(lookup(part, metric.of))}"
@@ -110,7 +118,9 @@ def metric_value(part: Mapping[str, Any], metric: Metric) -> str:
 
 def metric_interval(part: Mapping[str, Any], metric: Metric) -> str:
     """The metric's 95% interval as text (``[70.1, 85.3]``), or ``""``."""
-    return "" if metric.interval is None else _interval(lookup(part, metric.interval), metric.format)
+    if metric.interval is None or _undefined(part, metric):
+        return ""
+    return _interval(lookup(part, metric.interval), metric.format)
 
 
 def metric_text(part: Mapping[str, Any], metric: Metric) -> str:

@@ -10,6 +10,8 @@ from datetime import datetime, timezone
 from importlib import metadata
 from typing import Any
 
+from green_agent.declared import card_llm
+
 DISTRIBUTION = "agentified-assessment"
 _DEPENDENCIES = ("a2a-sdk", "z3-solver", "litellm", "jsonschema")
 _CARD_FIELDS = ("name", "version", "url", "description")
@@ -70,6 +72,8 @@ def _card_summary(card: Mapping[str, Any]) -> dict[str, Any]:
     out = {k: card[k] for k in _CARD_FIELDS if card.get(k) is not None}
     canonical = json.dumps(card, sort_keys=True, separators=(",", ":"), default=str)
     out["card_sha256"] = hashlib.sha256(canonical.encode()).hexdigest()
+    if (llm := card_llm(card)) is not None:
+        out["llm"] = llm
     return out
 
 
@@ -85,7 +89,8 @@ def reproducibility_block(
     """Everything needed to rerun an assessment and to check a rerun matches.
 
     Timestamps may be datetimes, epoch seconds or ISO strings; they are stored as ISO-8601 UTC.
-    Secret-looking config values are masked; agent cards are reduced to name/version/url/description and a hash of the full card.
+    Secret-looking config values are masked; agent cards are reduced to name/version/url/description and a hash of the full card,
+    plus the model a card declares (``llm``: model, provider, temperature, prompt version).
     """
     deps = {d: v for d in _DEPENDENCIES if (v := package_version(d)) is not None}
     return {

@@ -149,3 +149,20 @@ async def test_deadline_outcomes_are_not_journaled_so_a_rerun_continues(tmp_path
     assert len(stats.ids) == len(set(stats.ids)) + sum(
         1 for it in first["items"] if it["kind"] == "deadline" and it["attempts"] > 0
     )
+
+
+async def test_journal_written_before_the_evidence_fields_still_resumes(tmp_path: Path) -> None:
+    """Records without ``evidence``/``cancel``/``model`` (older journals) are reused; unknown keys are not."""
+    with running_participant("label") as (url, stats):
+        first = await run_assessment(tmp_path, {"p": url}, {"limit": 3})
+        (path,) = tmp_path.glob("*/items.jsonl")  # keyed by request and agent cards: the only journal
+        journal = Journal(path)
+        records = list(journal.records())
+        journal.path.write_text("", encoding="utf-8")
+        for i, record in enumerate(records):
+            old = {k: v for k, v in record.items() if k not in ("evidence", "cancel", "model")}
+            journal.append(old if i < 2 else {**old, "from_the_future": 1})
+        again = await run_assessment(tmp_path, {"p": url}, {"limit": 3, "resume": True})
+    assert parts_by_role(again)["p"]["resumed_items"] == 2
+    assert stats.requests == 3 + 1  # only the record with an unknown key is assessed again
+    assert comparable(parts_by_role(first)["p"]) == comparable(parts_by_role(again)["p"])

@@ -187,3 +187,66 @@ def test_deadline_and_timeout_are_distinguished() -> None:
         ended = asyncio.run(run(0.1))
     assert (timed.status, timed.kind) == ("timeout", "timeout")
     assert (ended.status, ended.kind) == ("timeout", "deadline")
+
+
+def test_timed_out_task_is_canceled_when_its_id_is_known() -> None:
+    """A streaming participant names its task first: the timed-out task is canceled (A2A CancelTask)
+    and its work stops; a non-streaming one never names it, and the result says so."""
+    from a2a.helpers import new_task_from_user_message
+
+    stopped: list[str] = []
+
+    async def works_forever(context, queue) -> None:
+        task = new_task_from_user_message(context.message)
+        await queue.enqueue_event(task)
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            stopped.append(task.id)
+            raise
+
+    async def run(url: str):
+        async with A2ATransport() as transport:
+            return await call_participant(transport, url, MSG, Budget(timeout_s=1.0, max_retries=0))
+
+    with serve(lambda u: a2a_app(works_forever, u, streaming=True)) as url:
+        streamed = asyncio.run(run(url))
+        stopped_by_cancel = list(stopped)  # before the server shuts down (which would stop it too)
+    with serve(lambda u: a2a_app(works_forever, u, streaming=False)) as url:
+        blocking = asyncio.run(run(url))
+    assert (streamed.status, streamed.cancel) == ("timeout", "canceled")
+    assert len(stopped_by_cancel) == 1  # the participant's work was canceled, not left running
+    assert (blocking.status, blocking.cancel) == ("timeout", "no_task_id")
+
+
+def test_canceling_the_call_cancels_the_participants_task() -> None:
+    """When the assessment itself is canceled, the participant's task in flight is canceled too."""
+    import threading
+
+    from a2a.helpers import new_task_from_user_message
+
+    started, stopped = threading.Event(), []
+
+    async def works_forever(context, queue) -> None:
+        task = new_task_from_user_message(context.message)
+        await queue.enqueue_event(task)
+        started.set()
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            stopped.append(task.id)
+            raise
+
+    async def run(url: str) -> None:
+        async with A2ATransport() as transport:
+            call = asyncio.create_task(call_participant(transport, url, MSG, Budget(timeout_s=60)))
+            while not started.is_set():
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(1.0)  # let the Task event (its id) reach the client, as it would mid-run
+            call.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await call
+
+    with serve(lambda u: a2a_app(works_forever, u, streaming=True)) as url:
+        asyncio.run(run(url))
+        assert len(stopped) == 1

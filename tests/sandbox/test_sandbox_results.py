@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from white_agents.autoformalizer.sandbox import arun_sandboxed, run_sandboxed
+from white_agents.autoformalizer.sandbox_monitor import children
 
 Z3_PROGRAM = """\
 import z3
@@ -66,6 +69,30 @@ def test_exit_status() -> None:
 async def test_async_wrapper_runs_concurrently() -> None:
     results = await asyncio.gather(arun_sandboxed("print(1)\n"), arun_sandboxed("print(2)\n"))
     assert [r.stdout for r in results] == ["1\n", "2\n"]
+
+
+async def test_canceling_the_caller_kills_the_run() -> None:
+    """A2A CancelTask cancels the coroutine awaiting the sandbox: the program's tree must die with it,
+    not run on in the worker thread until its own (here 120 s) limit."""
+    before = set(children(os.getpid()))
+    run = asyncio.ensure_future(arun_sandboxed("while True:\n    pass\n", timeout_s=120, cpu_s=120))
+    while not set(children(os.getpid())) - before:  # the sandbox process has started
+        await asyncio.sleep(0.02)
+    run.cancel()
+    try:
+        await run
+    except asyncio.CancelledError:
+        pass
+    else:
+        raise AssertionError("the canceled run returned a result")
+    assert set(children(os.getpid())) - before == set()  # killed and reaped before the cancel returned
+
+
+def test_a_set_stop_event_kills_the_run() -> None:
+    stop = threading.Event()
+    stop.set()
+    result = run_sandboxed("while True:\n    pass\n", timeout_s=120, cpu_s=120, stop=stop)
+    assert result.status == "killed" and result.detail == "canceled by the caller"
 
 
 def test_cli_prints_one_json_object(tmp_path: Path) -> None:

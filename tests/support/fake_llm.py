@@ -4,6 +4,8 @@ Script entries are consumed in order, one per request:
 - ``"text"`` or ``{"content": "text"}``: a normal completion;
 - ``{"status": 500}``: an HTTP error with an OpenAI-style error body;
 - ``{"hang": 30}``: sleep that many seconds before answering (for client timeouts);
+- ``{"stall": 30, "content": "..."}``: like ``hang``, but notice the client going away: a dropped
+  request is counted in ``fake.dropped`` (for cancellation tests);
 - a callable ``(request_json) -> str | dict``: computed reply.
 When the script runs out, ``default`` (if given) answers every further request.
 Point litellm at it with ``model="openai/<anything>"`` and ``api_base=fake.url`` (``.../v1``).
@@ -35,6 +37,8 @@ class FakeLLM:
     script: list[Entry]
     default: Entry | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
+    dropped: int = 0
+    """Requests whose client disconnected while a ``stall`` entry was waiting."""
     url: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -65,6 +69,16 @@ def _completion(content: str, model: str) -> dict[str, Any]:
     }
 
 
+async def _client_left(request: Request, seconds: float) -> bool:
+    """Wait up to ``seconds``; True as soon as the client disconnects."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if await request.is_disconnected():
+            return True
+        await asyncio.sleep(0.02)
+    return False
+
+
 def _app(fake: FakeLLM) -> Starlette:
     async def chat(request: Request) -> JSONResponse:
         body = json.loads(await request.body())
@@ -73,6 +87,12 @@ def _app(fake: FakeLLM) -> Starlette:
             entry = entry(body)
         if isinstance(entry, str):
             entry = {"content": entry}
+        if "stall" in entry:
+            if await _client_left(request, float(entry["stall"])):
+                with fake._lock:
+                    fake.dropped += 1
+                return JSONResponse({"error": {"message": "client left"}}, status_code=499)
+            entry = {k: v for k, v in entry.items() if k != "stall"} or {"content": "late"}
         if "hang" in entry:
             await asyncio.sleep(float(entry["hang"]))
             entry = {k: v for k, v in entry.items() if k != "hang"} or {"content": "late"}

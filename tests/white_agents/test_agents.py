@@ -105,7 +105,11 @@ async def test_z3py_right_first_time():
     diag = data["diagnostics"]
     assert diag["mode"] == "z3py" and diag["attempts"] == 1 and diag["verdict"] == "True"
     assert "premises = [ForAll" in diag["final_program"]
-    assert diag["errors"] == [{"attempt": 1, "stage": "decided", "verdict": "True", "sandbox_status": "ok"}]
+    (entry,) = diag["errors"]
+    isolation, usage = entry.pop("isolation"), entry.pop("usage")
+    assert entry == {"attempt": 1, "stage": "decided", "verdict": "True", "sandbox_status": "ok"}
+    assert isolation[0] in ("namespaces", "fallback") and "rlimits" in isolation  # as the sandbox said
+    assert usage["prompt_tokens"] == 11 and usage["completion_tokens"] == 7  # this attempt's own call
     assert diag["time_ms"]["sandbox"] > 0 and diag["time_ms"]["solver"] > 0
     assert result.text.rstrip().endswith("Answer: True")
     assert "must NOT" not in fake.prompts()[0]  # the rules live in the system prompt

@@ -89,5 +89,14 @@ async def test_green_agent_assesses_llm_agents_on_the_sample(tmp_path: Path) -> 
         assert (
             part["usage"]["prompt_tokens"] == 11 * LIMIT and part["usage"]["completion_tokens"] == 7 * LIMIT
         )
+        # the model each agent declares (card extension, and each answer) is in the result
+        prompt = "cot-" if role == "cot" else "autoformalizer-"
+        assert part["llm"]["model"] == "openai/test" and part["llm"]["provider"] == "openai", role
+        assert part["llm"]["temperature"] == 0.0 and part["llm"]["prompt_version"].startswith(prompt)
+        assert part["reproducibility"]["participants"][role]["llm"] == part["llm"]
+        assert all(it["model"] == "openai/test" for it in part["items"]), role
+    fol_prompts = by_role["autoformalizer_fol"]["llm"]["prompt_version"]
+    assert fol_prompts.startswith("autoformalizer-fol-")
+    assert fol_prompts != by_role["autoformalizer"]["llm"]["prompt_version"]
     assert len(fake.requests) == 3 * LIMIT
     jsonschema.validate(parts, load_schema("folio-result"))

@@ -29,8 +29,8 @@ def _started(monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...]) -> dict[str
         return seen["settings"]
 
     monkeypatch.setattr(server, "settings_from_args", capture)
-    monkeypatch.setattr(server, "load_litellm", lambda: None)
-    monkeypatch.setattr(server, "missing_credentials", lambda litellm, settings: None)  # no keys here
+    monkeypatch.setattr(server, "import_litellm_when_serving", lambda host, port: None)
+    monkeypatch.setattr(server, "missing_credentials", lambda settings: None)  # no keys here
     monkeypatch.setattr(server, "serve", lambda app, **kw: seen.update(app=app, **kw))
     module = __import__(f"{argv[2]}.__main__", fromlist=["main"])
     assert module.main(list(argv[3:])) == 0

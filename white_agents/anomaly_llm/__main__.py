@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from green_agent.serving import add_server_args, card_url_from_args, serve
+from green_agent.serving import add_server_args, card_url_from_args
 from white_agents.anomaly_baseline.agent_server import create_participant_app
 from white_agents.anomaly_llm.policy import LLMPolicy
 from white_agents.common.llm import (
@@ -17,10 +17,9 @@ from white_agents.common.llm import (
     LLMClient,
     LLMSettings,
     add_llm_args,
-    load_litellm,
     settings_from_args,
 )
-from white_agents.common.server import missing_credentials
+from white_agents.common.server import serve_llm_app
 
 PROG = "python -m white_agents.anomaly_llm"
 
@@ -49,13 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
-    problem = missing_credentials(load_litellm(), settings)
-    if problem:
-        print(f"{PROG}: error: {problem}", file=sys.stderr)
-        return 2
     app = create_app(card_url_from_args(args), settings, max_contexts=args.max_contexts)
-    serve(app, host=args.host, port=args.port, log_level=args.log_level)
-    return 0
+    return serve_llm_app(PROG, app, args, settings)
 
 
 if __name__ == "__main__":

@@ -16,8 +16,10 @@ from typing import Any, Protocol
 from starlette.applications import Starlette
 
 from green_agent.serving import skill
+from white_agents.autoformalizer import prompts
 from white_agents.autoformalizer.outcome import AttemptOutcome
 from white_agents.common.llm import LLMClient, LLMError, Usage
+from white_agents.common.runtime import LLMRuntime, runtime_of
 from white_agents.common.server import create_agent_app
 from white_agents.common.task import LABELS, AgentFailure, Answer, FolioTask
 
@@ -51,6 +53,11 @@ class AutoformalizerAgent:
         self.max_repairs = max_repairs
         self.fallback_label = fallback_label
 
+    @property
+    def runtime(self) -> LLMRuntime:
+        """The model and prompts this agent answers with."""
+        return runtime_of(self.llm.settings, prompts.prompt_version_of(self.mode.name))
+
     async def answer(self, task: FolioTask) -> Answer:
         messages: list[dict[str, str]] = list(self.mode.messages(task))
         usage = Usage()
@@ -76,14 +83,15 @@ class AutoformalizerAgent:
             try:
                 completion = await self.llm.complete(messages)
             except LLMError as exc:
-                errors.append({"attempt": attempt, "stage": "llm", "error": str(exc)})
-                raise AgentFailure(str(exc), usage=usage, diagnostics=diagnostics(None)) from exc
+                errors.append({"attempt": attempt, "stage": "llm", "error": str(exc), "kind": exc.kind})
+                details = diagnostics(None) | exc.diagnostics() | {"attempts": len(errors)}
+                raise AgentFailure(str(exc), usage=usage, diagnostics=details) from exc
             usage += completion.usage
             times["llm"] += completion.time_ms
             last = await self.mode.evaluate(completion.text, task)
             times["sandbox"] += last.sandbox_ms
             times["solver"] += last.solver_ms
-            errors.append(last.record(attempt))
+            errors.append(last.record(attempt) | {"usage": completion.usage.as_dict()})
             if last.label is not None:
                 text = _reply_text(self.mode.name, last, attempt)
                 return Answer(text=text, label=last.label, usage=usage, diagnostics=diagnostics(last.label))

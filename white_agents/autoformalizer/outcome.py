@@ -27,6 +27,9 @@ class AttemptOutcome:
     """Time spent in the trusted solver."""
     sandbox_status: str | None = None
     """The sandbox's status (z3py only)."""
+    sandbox_isolation: tuple[str, ...] = ()
+    """What contained the sandboxed run: its OS isolation (namespaces or fallback), then the layers the
+    sandbox reported (rlimits, netns, ...) (z3py only)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Mode-specific notes (e.g. lenient-parse repairs)."""
 
@@ -74,5 +77,7 @@ class AttemptOutcome:
             entry["verdict"] = self.decision.verdict.value
         if self.sandbox_status is not None:
             entry["sandbox_status"] = self.sandbox_status
+        if self.sandbox_isolation:
+            entry["isolation"] = list(self.sandbox_isolation)
         entry.update(self.extra)
         return entry

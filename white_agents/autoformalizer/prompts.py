@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from white_agents.common.runtime import prompt_version
 from white_agents.common.task import FolioTask
 
 Z3PY_SYSTEM = """\
@@ -108,3 +109,12 @@ def repair_message(error: str, *, mode: str) -> str:
     if mode == "z3py":
         return REPAIR_TEMPLATE.format(error=error, what="program", fence="python")
     return REPAIR_TEMPLATE.format(error=error, what="formulas (all premises and the conclusion)", fence="fol")
+
+
+def prompt_version_of(mode: str) -> str:
+    """``autoformalizer-<mode>-<hash>``: changes whenever one of this mode's prompt texts does."""
+    if mode == "z3py":
+        texts = (Z3PY_SYSTEM, USER_TEMPLATE, Z3PY_INSTRUCTION, REPAIR_TEMPLATE)
+    else:
+        texts = (FOL_SYSTEM, USER_TEMPLATE, FOL_INSTRUCTION, REPAIR_TEMPLATE)
+    return prompt_version(f"autoformalizer-{mode}", *texts)

@@ -25,6 +25,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from dataclasses import asdict, dataclass
@@ -85,12 +86,14 @@ def run_sandboxed(
     max_processes: int = 64,
     policy: Policy = "on",
     isolation: str | None = None,
+    stop: threading.Event | None = None,
 ) -> SandboxResult:
     """Check ``code`` (policy on), then run it contained; see the module docstring and docs/sandbox.md.
 
     ``memory_mb`` bounds each process's address space and the resident memory of the whole tree;
     ``max_processes`` bounds the tree (sampled) and is RLIMIT_NPROC of the child's user. ``isolation``
-    (``auto``/``namespaces``/``fallback``) overrides ``AUTOFORMALIZER_SANDBOX_ISOLATION``.
+    (``auto``/``namespaces``/``fallback``) overrides ``AUTOFORMALIZER_SANDBOX_ISOLATION``. Setting
+    ``stop`` (from another thread) kills the run's whole tree at once: status ``killed``.
     """
     start = time.monotonic()
     mode = iso.resolve_isolation(isolation)
@@ -121,7 +124,7 @@ def run_sandboxed(
             "supervise": mode == "fallback",
             "unshare_net": mode == "fallback",
         }
-        budget = Budget(start + timeout_s, max_output_bytes, int(memory_mb) << 20, int(max_processes))
+        budget = Budget(start + timeout_s, max_output_bytes, int(memory_mb) << 20, int(max_processes), stop)
         seen, events = _spawn_and_watch(mode, workdir, config, budget)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -133,8 +136,19 @@ def run_sandboxed(
 
 
 async def arun_sandboxed(code: str, **limits) -> SandboxResult:
-    """``run_sandboxed`` in a worker thread, for async callers such as the A2A server."""
-    return await asyncio.to_thread(run_sandboxed, code, **limits)
+    """``run_sandboxed`` in a worker thread, for async callers such as the A2A server.
+
+    Canceling the caller (an A2A ``CancelTask``) kills the run's process tree, and the cancellation
+    propagates only once the tree is dead: a canceled task leaves no program running.
+    """
+    stop = threading.Event()
+    run = asyncio.ensure_future(asyncio.to_thread(run_sandboxed, code, stop=stop, **limits))
+    try:
+        return await asyncio.shield(run)
+    except asyncio.CancelledError:
+        stop.set()
+        await asyncio.wait({run})
+        raise
 
 
 def _spawn_and_watch(
@@ -238,7 +252,7 @@ def _classify(
     seen: Observed, returncode: int | None, events: ControlEvents, cpu_s: int, stderr: str
 ) -> tuple[SandboxStatus, str]:
     """The status from the parent's facts: its limits, then the exit status and signal."""
-    if seen.limit in ("output limit", "control channel limit", "process budget"):
+    if seen.limit in ("output limit", "control channel limit", "process budget", "canceled"):
         return "killed", seen.limit_detail
     if seen.limit == "memory budget":
         return "memory", seen.limit_detail

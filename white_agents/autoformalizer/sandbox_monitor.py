@@ -14,6 +14,7 @@ import os
 import selectors
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -39,6 +40,8 @@ class Budget:
     """Sum of resident memory over the program's processes (the sandbox's own not counted)."""
     tree_processes: int
     """Processes of the program alive at once (the sandbox's own processes not counted)."""
+    stop: threading.Event | None = None
+    """Set from another thread to kill the run at once (its caller was canceled)."""
 
 
 @dataclass
@@ -51,7 +54,7 @@ class Observed:
     """CPU seconds of the child and every descendant it reaped."""
     limit: str = ""
     """The parent's limit that ended the run: wall clock, output limit, control channel limit,
-    memory budget, process budget; empty if none fired."""
+    memory budget, process budget, canceled; empty if none fired."""
     limit_detail: str = ""
     """One line about the limit (the measured value)."""
     pipes: dict[str, bytearray] = field(
@@ -72,6 +75,9 @@ def watch(proc: subprocess.Popen, control_fd: int, budget: Budget, *, supervised
             now = time.monotonic()
             if now >= budget.deadline:
                 seen.limit, seen.limit_detail = "wall clock", "wall clock"
+                break
+            if budget.stop is not None and budget.stop.is_set():
+                seen.limit, seen.limit_detail = "canceled", "canceled by the caller"
                 break
             wait = min(POLL_S, budget.deadline - now)
             if selector.get_map():

@@ -61,7 +61,13 @@ class Z3PyMode:
         run = await arun_sandboxed(
             harness_source(program), timeout_s=self.sandbox_timeout_s, memory_mb=self.memory_mb
         )
-        out = AttemptOutcome("sandbox", artifact=program, sandbox_ms=run.time_ms, sandbox_status=run.status)
+        out = AttemptOutcome(
+            "sandbox",
+            artifact=program,
+            sandbox_ms=run.time_ms,
+            sandbox_status=run.status,
+            sandbox_isolation=(run.isolation, *run.layers),
+        )
         if run.status == "forbidden":
             stderr = _tail(run.stderr)
             if "Traceback (most recent call last)" in stderr:

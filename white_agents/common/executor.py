@@ -3,6 +3,10 @@
 The lifecycle follows the green agent's executor: enqueue the Task first, ``working``, then either an
 artifact (text part + data part) and ``completed``, or ``failed`` with a message carrying the reason
 and the diagnostics. No exception escapes :meth:`FolioAgentExecutor.execute`.
+
+A2A ``CancelTask`` cancels the asyncio task running the agent: the LLM request in flight is dropped,
+a sandbox run is killed with its whole process tree, and nothing more is spent; the ``canceled``
+status carries the usage the task had spent so far (as does a ``failed`` one).
 """
 
 from __future__ import annotations
@@ -20,13 +24,18 @@ from a2a.types import Message, Part
 
 from green_agent.parts import agent_message, data_part, message_data, open_task
 from white_agents.common.llm import LLMError
+from white_agents.common.spend import start_metering
 from white_agents.common.task import AgentFailure, Answer, FolioTask, TaskFormatError, parse_task
 
 log = logging.getLogger(__name__)
 
 
 class FolioAgent(Protocol):
-    """What an agent implements: answer one task, or raise :class:`AgentFailure`/:class:`LLMError`."""
+    """What an agent implements: answer one task, or raise :class:`AgentFailure`/:class:`LLMError`.
+
+    An LLM agent also has a ``runtime`` (:class:`~white_agents.common.runtime.LLMRuntime`): it is
+    declared in the card and, as ``"llm"``, in the data part of every answer and failure.
+    """
 
     name: str
 
@@ -43,8 +52,11 @@ class FolioAgentExecutor(AgentExecutor):
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         task, updater = await open_task(context, event_queue)
 
+        runtime = getattr(self.agent, "runtime", None)
+        declared = {"llm": runtime.as_dict()} if runtime is not None else {}
+
         def say(text: str, data: Mapping[str, Any] | None = None) -> Message:
-            return agent_message(task, text, data)
+            return agent_message(task, text, None if data is None else {**data, **declared})
 
         start = time.perf_counter()
         try:
@@ -55,6 +67,7 @@ class FolioAgentExecutor(AgentExecutor):
         job = asyncio.current_task()
         if job is not None:
             self._running[task.id] = job
+        spent = start_metering()
         try:
             await updater.start_work()
             try:
@@ -65,23 +78,24 @@ class FolioAgentExecutor(AgentExecutor):
                 return
             except LLMError as exc:
                 log.info("task %s failed: %s", folio.id, exc)
-                failure = AgentFailure(
-                    str(exc), diagnostics={"llm_error": exc.kind, "attempts": exc.attempts}
-                )
+                failure = AgentFailure(str(exc), usage=spent.usage, diagnostics=exc.diagnostics())
                 await updater.failed(say(f"{self.agent.name} failed: {exc}", failure.data()))
                 return
             answer.diagnostics.setdefault("total_ms", round((time.perf_counter() - start) * 1000, 1))
-            await updater.add_artifact([Part(text=answer.text), data_part(answer.data())], name="answer")
+            await updater.add_artifact(
+                [Part(text=answer.text), data_part(answer.data() | declared)], name="answer"
+            )
             await updater.complete()
         except asyncio.CancelledError:
-            await updater.cancel(say("Canceled."))
+            log.info("task %s canceled", folio.id)
+            await updater.cancel(say("Canceled.", {"canceled": True, "usage": spent.usage.as_dict()}))
             raise
         except Exception as exc:  # the task must end failed, never hang or -32603
             log.exception("agent crashed on task %s", folio.id)
             await updater.failed(
                 say(
                     f"{self.agent.name} crashed: {type(exc).__name__}: {exc}",
-                    {"error": f"{type(exc).__name__}: {exc}"},
+                    {"error": f"{type(exc).__name__}: {exc}", "usage": spent.usage.as_dict()},
                 )
             )
         finally:

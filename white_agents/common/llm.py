@@ -5,9 +5,11 @@ litellm costs ~4 s and ~200 MB to import, and it fetches a model price map from 
 call, or at startup of an agent process) with that variable set first. Importing this module never
 imports litellm.
 
-Retries are ours, not litellm's: a 429 or 5xx answer (or a dropped connection) is retried with
-exponential backoff up to ``retries`` times; a request that exceeds ``request_timeout_s`` is not
-retried (a model that hangs once usually hangs again, and the assessor's budget is ticking).
+Retries are ours, not litellm's: a 429 or 5xx answer (or a refused or dropped connection) is retried
+with exponential backoff up to ``retries`` times; a request that exceeds ``request_timeout_s`` is not
+retried (a model that hangs once usually hangs again, and the assessor's budget is ticking). Every
+failure is named by its real cause and endpoint (:mod:`white_agents.common.endpoint`), and after
+``breaker_threshold`` consecutive endpoint failures calls fail fast (:mod:`white_agents.common.breaker`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from green_agent.llm import load_litellm
+from green_agent.llm import aload_litellm, load_litellm  # noqa: F401 - load_litellm re-exported
+from white_agents.common.breaker import CircuitBreaker
+from white_agents.common.endpoint import EndpointFailure, classify_failure, endpoint_name
+from white_agents.common.spend import record_usage
+from white_agents.common.usage import Usage
 
 log = logging.getLogger(__name__)
 
@@ -33,21 +39,38 @@ API_KEY_ENV = "LLM_API_KEY"
 """Optional key passed as ``api_key``; otherwise litellm reads the provider's own variable
 (``GEMINI_API_KEY``, ``OPENAI_API_KEY``, ...)."""
 
-_RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
-
 
 class ConfigError(ValueError):
     """The LLM settings are unusable (no model configured, bad value)."""
 
 
 class LLMError(RuntimeError):
-    """A completion failed for good; ``kind`` is ``timeout``, ``http_status``, ``connection`` or ``other``."""
+    """A completion failed for good; ``kind`` names the cause (see :mod:`white_agents.common.endpoint`)
+    or is ``circuit_open`` when the breaker failed it without trying."""
 
-    def __init__(self, kind: str, message: str, *, attempts: int, status: int | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        *,
+        attempts: int,
+        status: int | None = None,
+        endpoint: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.status = status
         self.attempts = attempts
+        self.endpoint = endpoint
+
+    def diagnostics(self) -> dict[str, Any]:
+        """The failure's diagnostics for the task's data part."""
+        out: dict[str, Any] = {"llm_error": self.kind, "attempts": self.attempts}
+        if self.status is not None:
+            out["status"] = self.status
+        if self.endpoint is not None:
+            out["endpoint"] = self.endpoint
+        return out
 
 
 @dataclass(frozen=True)
@@ -70,44 +93,12 @@ class LLMSettings:
     """Extra attempts after a 429/5xx/connection failure (0 = no retry)."""
     backoff_s: float = 1.0
     """First backoff delay; doubles on each retry (capped at 30 s)."""
+    breaker_threshold: int = 5
+    """Consecutive endpoint failures after which calls fail fast (0 = never)."""
+    breaker_cooldown_s: float = 30.0
+    """How long calls fail fast once the breaker opened."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Further keyword arguments passed to ``litellm.acompletion`` unchanged."""
-
-
-@dataclass(frozen=True)
-class Usage:
-    """Tokens and cost of one or more completions."""
-
-    prompt_tokens: int = 0
-    """Input tokens, as reported by the provider."""
-    completion_tokens: int = 0
-    """Output tokens, as reported by the provider."""
-    cost_usd: float | None = None
-    """Cost from litellm's price map; None when the model's price is unknown (for any call summed)."""
-    calls: int = 0
-    """Number of successful completions summed here."""
-
-    def __add__(self, other: Usage) -> Usage:
-        if self.calls == 0:
-            return other
-        if other.calls == 0:
-            return self
-        cost = None if self.cost_usd is None or other.cost_usd is None else self.cost_usd + other.cost_usd
-        return Usage(
-            self.prompt_tokens + other.prompt_tokens,
-            self.completion_tokens + other.completion_tokens,
-            cost,
-            self.calls + other.calls,
-        )
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form for the reply's data part."""
-        return {
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "cost_usd": self.cost_usd,
-            "calls": self.calls,
-        }
 
 
 @dataclass(frozen=True)
@@ -146,6 +137,23 @@ def add_llm_args(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--retries", type=int, default=3, help="retries on 429/5xx with backoff (default: %(default)s)"
     )
+    g.add_argument(
+        "--breaker-threshold",
+        type=int,
+        default=5,
+        help="consecutive endpoint failures after which calls fail fast; 0 disables (default: %(default)s)",
+    )
+    g.add_argument(
+        "--breaker-cooldown",
+        type=float,
+        default=30.0,
+        help="seconds calls fail fast once the breaker opened (default: %(default)s)",
+    )
+    g.add_argument(
+        "--check-endpoint",
+        action="store_true",
+        help="at start-up, send one tiny completion and exit 2 with the reason if the endpoint fails",
+    )
 
 
 def settings_from_args(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> LLMSettings:
@@ -160,6 +168,8 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str] | None =
         raise ConfigError("--request-timeout must be positive")
     if args.retries < 0:
         raise ConfigError("--retries must be >= 0")
+    if args.breaker_threshold < 0 or args.breaker_cooldown <= 0:
+        raise ConfigError("--breaker-threshold must be >= 0 and --breaker-cooldown positive")
     return LLMSettings(
         model=model,
         api_base=args.api_base or env.get(API_BASE_ENV) or None,
@@ -168,26 +178,9 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str] | None =
         max_tokens=args.max_tokens,
         request_timeout_s=args.request_timeout,
         retries=args.retries,
+        breaker_threshold=args.breaker_threshold,
+        breaker_cooldown_s=args.breaker_cooldown,
     )
-
-
-def _status_of(exc: BaseException) -> int | None:
-    status = getattr(exc, "status_code", None)
-    return status if isinstance(status, int) else None
-
-
-def _classify(exc: BaseException, litellm: Any) -> tuple[str, bool, int | None]:
-    """(kind, retryable, status) of a litellm exception."""
-    if isinstance(exc, (asyncio.TimeoutError, litellm.Timeout)):
-        return "timeout", False, None
-    status = _status_of(exc)
-    if isinstance(exc, litellm.AuthenticationError) or "Missing credentials" in str(exc):
-        return "auth", False, status
-    if isinstance(exc, litellm.APIConnectionError) and status in (None, 500):
-        return "connection", True, None
-    if status is not None:
-        return "http_status", status in _RETRYABLE_STATUS, status
-    return "other", False, None
 
 
 def _cost(litellm: Any, response: Any) -> float | None:
@@ -199,14 +192,15 @@ def _cost(litellm: Any, response: Any) -> float | None:
 
 
 class LLMClient:
-    """Async chat completions with our retry policy; safe to share between concurrent tasks."""
+    """Async chat completions with our retry policy and circuit breaker; shared by concurrent tasks."""
 
     def __init__(self, settings: LLMSettings) -> None:
         self.settings = settings
+        self.endpoint = endpoint_name(settings.model, settings.api_base)
+        """The endpoint named in every failure message."""
+        self.breaker = CircuitBreaker(settings.breaker_threshold, settings.breaker_cooldown_s)
 
-    async def complete(self, messages: Sequence[Mapping[str, str]]) -> Completion:
-        """One chat completion; raise :class:`LLMError` once retries are spent or on a timeout."""
-        litellm = load_litellm()
+    def _kwargs(self, messages: Sequence[Mapping[str, str]]) -> dict[str, Any]:
         s = self.settings
         kwargs: dict[str, Any] = {
             "model": s.model,
@@ -217,41 +211,47 @@ class LLMClient:
             "max_retries": 0,
             **dict(s.extra),
         }
-        if s.api_base:
-            kwargs["api_base"] = s.api_base
-        if s.api_key:
-            kwargs["api_key"] = s.api_key
-        if s.max_tokens:
-            kwargs["max_tokens"] = s.max_tokens
+        optional = {"api_base": s.api_base, "api_key": s.api_key, "max_tokens": s.max_tokens}
+        kwargs.update({k: v for k, v in optional.items() if v})
+        return kwargs
+
+    def _error(self, failure: EndpointFailure, attempt: int) -> LLMError:
+        s = self.settings
+        if failure.kind == "timeout":
+            text = f"LLM request timed out after {s.request_timeout_s:g} s ({s.model} at {self.endpoint})"
+        else:
+            text = f"LLM call failed after {attempt} attempt(s): {failure.message}"
+        return LLMError(failure.kind, text, attempts=attempt, status=failure.status, endpoint=self.endpoint)
+
+    async def complete(self, messages: Sequence[Mapping[str, str]]) -> Completion:
+        """One chat completion; raise :class:`LLMError` once retries are spent, on a timeout, or at
+        once while the circuit breaker is open (kind ``circuit_open``)."""
+        litellm = await aload_litellm()
+        s = self.settings
+        kwargs = self._kwargs(messages)
         start = time.perf_counter()
         attempt = 0
         while True:
             attempt += 1
+            if (why := self.breaker.blocked()) is not None:
+                raise LLMError("circuit_open", why, attempts=attempt - 1, endpoint=self.endpoint)
             try:
                 # The outer guard catches providers that ignore ``timeout`` (a stalled stream, say).
                 response = await asyncio.wait_for(litellm.acompletion(**kwargs), s.request_timeout_s + 5)
+                self.breaker.record_success()
                 break
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # every provider error is classified below
-                kind, retryable, status = _classify(exc, litellm)
-                if kind == "timeout":
-                    raise LLMError(
-                        "timeout",
-                        f"LLM request timed out after {s.request_timeout_s:g} s ({s.model})",
-                        attempts=attempt,
-                    ) from exc
-                brief = " ".join(str(exc).split())[:300]
-                if not retryable or attempt > s.retries:
-                    what = f"HTTP {status}" if status else type(exc).__name__
-                    raise LLMError(
-                        kind,
-                        f"LLM call failed after {attempt} attempt(s): {what}: {brief}",
-                        attempts=attempt,
-                        status=status,
-                    ) from exc
+                failure = classify_failure(exc, self.endpoint, litellm)
+                if failure.endpoint_down:
+                    self.breaker.record_failure(failure.message)
+                if not failure.retryable or attempt > s.retries:
+                    raise self._error(failure, attempt) from exc
                 delay = min(30.0, s.backoff_s * 2 ** (attempt - 1))
-                log.warning("LLM call failed (%s), retry %d/%d in %.1f s", brief, attempt, s.retries, delay)
+                log.warning(
+                    "LLM call failed (%s), retry %d/%d in %.1f s", failure.message, attempt, s.retries, delay
+                )
                 await asyncio.sleep(delay)
         elapsed = (time.perf_counter() - start) * 1000
         choice = response.choices[0] if response.choices else None
@@ -263,4 +263,5 @@ class LLMClient:
             cost_usd=_cost(litellm, response),
             calls=1,
         )
+        record_usage(usage)
         return Completion(text=text, usage=usage, time_ms=elapsed, attempts=attempt)

@@ -8,6 +8,7 @@ from starlette.applications import Starlette
 
 from green_agent.serving import skill
 from white_agents.common.llm import LLMClient
+from white_agents.common.runtime import LLMRuntime, prompt_version, runtime_of
 from white_agents.common.server import create_agent_app
 from white_agents.common.task import Answer, FolioTask, final_answer_label
 
@@ -28,6 +29,10 @@ Think step by step about whether the conclusion follows from the premises. \
 Answer with exactly one of: {labels}. End with a final line "Answer: <label>"."""
 
 
+PROMPT_VERSION = prompt_version("cot", SYSTEM_PROMPT, USER_TEMPLATE)
+"""Changes whenever a prompt text does (declared in the card and in every answer)."""
+
+
 def build_messages(task: FolioTask) -> list[dict[str, str]]:
     """The chat messages for one task."""
     user = USER_TEMPLATE.format(problem=task.problem_text(), labels=", ".join(task.labels))
@@ -41,6 +46,11 @@ class CotAgent:
 
     def __init__(self, llm: LLMClient) -> None:
         self.llm = llm
+
+    @property
+    def runtime(self) -> LLMRuntime:
+        """The model and prompts this agent answers with."""
+        return runtime_of(self.llm.settings, PROMPT_VERSION)
 
     async def answer(self, task: FolioTask) -> Answer:
         completion = await self.llm.complete(build_messages(task))

@@ -1,0 +1,128 @@
+"""Model-endpoint failures named by their real cause and endpoint, the circuit breaker, the start-up
+check — all through litellm's real HTTP path (closed ports, a plain-HTTP server spoken to over TLS,
+an unresolvable name, a scripted endpoint answering 429/503)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.support.fake_llm import fake_llm
+from tests.support.servers import free_port
+from tests.white_agents.helpers import send_task, serve, settings
+from white_agents.common.breaker import CircuitBreaker
+from white_agents.common.llm import LLMClient, LLMError, LLMSettings
+
+HELLO = [{"role": "user", "content": "hello"}]
+
+
+def _client(api_base: str, **kw: object) -> LLMClient:
+    base = {
+        "model": "openai/test",
+        "api_base": api_base,
+        "api_key": "sk-test",
+        "backoff_s": 0.01,
+        "retries": 1,
+    }
+    return LLMClient(LLMSettings(**{**base, **kw}))  # type: ignore[arg-type]
+
+
+async def _failure(client: LLMClient) -> LLMError:
+    with pytest.raises(LLMError) as err:
+        await client.complete(HELLO)
+    return err.value
+
+
+async def test_refused_connection_is_named_with_its_endpoint_not_http_500() -> None:
+    base = f"http://127.0.0.1:{free_port()}/v1"
+    err = await _failure(_client(base))
+    assert err.kind == "refused" and err.endpoint == base
+    assert f"connection refused by {base}" in str(err) and "500" not in str(err)
+    assert err.attempts == 2  # a refused connection is retried (the server may be restarting)
+
+
+async def test_dns_and_tls_failures_are_named() -> None:
+    dns = await _failure(_client("http://no-such-host.invalid/v1"))
+    assert dns.kind == "dns" and "cannot resolve the host of http://no-such-host.invalid/v1" in str(dns)
+    with fake_llm(default="hi") as fake:
+        tls = await _failure(_client(fake.url.replace("http://", "https://")))
+    assert tls.kind == "tls" and "TLS handshake with https://127.0.0.1:" in str(tls)
+
+
+@pytest.mark.parametrize(("status", "kind"), [(429, "rate_limit"), (503, "http_status"), (400, "other")])
+async def test_http_statuses_keep_their_code(status: int, kind: str) -> None:
+    with fake_llm(default={"status": status}) as fake:
+        err = await _failure(_client(fake.url))
+    assert (err.kind, err.status) == (kind, status)
+    assert f"{fake.url}" in str(err) and str(status) in str(err)
+
+
+async def test_timeout_names_the_endpoint() -> None:
+    with fake_llm(default={"hang": 5}) as fake:
+        err = await _failure(_client(fake.url, request_timeout_s=0.5))
+    assert err.kind == "timeout" and fake.url in str(err) and err.attempts == 1
+
+
+async def test_breaker_fails_fast_after_consecutive_endpoint_failures() -> None:
+    with fake_llm(default={"status": 503}) as fake:
+        client = _client(fake.url, retries=0, breaker_threshold=3)
+        for _ in range(3):
+            assert (await _failure(client)).kind == "http_status"
+        spent = len(fake.requests)
+        fast = await _failure(client)
+        assert len(fake.requests) == spent == 3  # no request once the breaker is open
+    assert fast.kind == "circuit_open" and fast.attempts == 0
+    assert "failed 3 times in a row" in str(fast) and f"{fake.url} answered HTTP 503" in str(fast)
+
+
+async def test_breaker_stops_a_task_spending_its_retries() -> None:
+    base = f"http://127.0.0.1:{free_port()}/v1"
+    client = _client(base, retries=10, breaker_threshold=2)
+    err = await _failure(client)
+    assert err.kind == "circuit_open" and err.attempts == 2  # not 11 attempts against a dead endpoint
+
+
+def test_breaker_closes_on_success() -> None:
+    breaker = CircuitBreaker(threshold=2, cooldown_s=60)
+    breaker.record_failure("a")
+    assert breaker.blocked() is None
+    breaker.record_failure("b")
+    assert "failed 2 times in a row (last: b)" in (breaker.blocked() or "")
+    breaker.record_success()
+    assert breaker.blocked() is None and breaker.failures == 0
+    assert CircuitBreaker(threshold=0).blocked() is None
+
+
+async def test_failed_task_carries_the_endpoint_failure() -> None:
+    from white_agents.cot.agent import CotAgent, create_app
+
+    base = f"http://127.0.0.1:{free_port()}/v1"
+
+    class Dead:
+        url = base
+
+    llm = LLMClient(settings(Dead, retries=0))
+    with serve(lambda url: create_app(CotAgent(llm), url)) as url:
+        result = await send_task(url)
+    assert result.state == "failed"
+    diagnostics = result.data[0]["diagnostics"]
+    assert diagnostics["llm_error"] == "refused" and diagnostics["endpoint"] == base
+    assert result.data[0]["llm"]["model"] == "openai/test"
+
+
+def test_start_up_check_refuses_a_dead_endpoint() -> None:
+    base = f"http://127.0.0.1:{free_port()}/v1"
+    cmd = [sys.executable, "-m", "white_agents.cot", "--port", str(free_port()), "--model", "openai/x"]
+    cmd += ["--api-base", base, "--check-endpoint"]
+    out = subprocess.run(
+        cmd, capture_output=True, text=True, timeout=180, env={**os.environ, "LLM_API_KEY": "k"}
+    )
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip().count("\n") == 0
+    assert (
+        f"model endpoint check failed: LLM call failed after 1 attempt(s): connection refused by {base}"
+        in out.stderr
+    )
