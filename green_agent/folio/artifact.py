@@ -13,6 +13,8 @@ from typing import Any
 
 from green_agent.datasets.items import LABELS
 from green_agent.folio.engine import ItemOutcome
+from green_agent.folio.variants import VariantSet
+from green_agent.folio.variants.scoring import annotate_items, robustness, robustness_line
 from green_agent.protocol import AssessmentResult
 from green_agent.report import summarize_items
 from green_agent.report.compare import compare
@@ -50,9 +52,13 @@ def participant_part(
     time_used: float,
     reused: int,
     reproducibility: Mapping[str, Any],
+    variants: VariantSet | None = None,
 ) -> dict[str, Any]:
-    """The flat data part of one participant."""
+    """The flat data part of one participant; with ``variants``, items name their source and kind
+    and a ``robustness`` block is added."""
     items = [result_item(o) for o in outcomes]
+    if variants is not None:
+        annotate_items(items, variants)
     part: dict[str, Any] = {"kind": "participant", "role": role}
     part.update(summarize_items(items, LABELS))
     part["time_used"] = round(time_used, 3)
@@ -60,6 +66,8 @@ def participant_part(
     part["dataset"] = dict(dataset)
     part["items"] = items
     part["reproducibility"] = dict(reproducibility)
+    if variants is not None:
+        part["robustness"] = robustness(items, variants)
     return part
 
 
@@ -83,6 +91,7 @@ def summary_text(
         f"FOLIO assessment on {dataset['name']} ({dataset.get('split') or 'no split'}, {dataset['n']} items in file)"
     ]
     lines += [f"- {_line(p)}" for p in parts]
+    lines += [f"- {robustness_line(p['role'], p['robustness'])}" for p in parts if "robustness" in p]
     for pair in (comparison or {}).get("pairs", []):
         diff = pair.get("diff")
         lines.append(
@@ -100,6 +109,7 @@ def build_result(
     time_used: Mapping[str, float],
     reused: Mapping[str, int],
     reproducibility: Mapping[str, Any],
+    variants: VariantSet | None = None,
 ) -> AssessmentResult:
     """The whole artifact: summary plus parts (participants, then the comparison if ≥2)."""
     parts = [
@@ -110,6 +120,7 @@ def build_result(
             time_used=time_used.get(role, 0.0),
             reused=reused.get(role, 0),
             reproducibility=reproducibility,
+            variants=variants,
         )
         for role, outs in outcomes.items()
     ]

@@ -22,6 +22,7 @@ from green_agent.datasets.manifest import LoadedDataset, load_manifest, resolve_
 from green_agent.folio.artifact import build_result
 from green_agent.folio.config import FolioConfig, parse_config
 from green_agent.folio.engine import ItemOutcome, assess, select_items
+from green_agent.folio.variants import ORIGINAL, VariantSet, generate_variants
 from green_agent.journal import Journal, assessment_id
 from green_agent.protocol import (
     AssessmentRequest,
@@ -148,8 +149,10 @@ class FolioAssessor:
         ident = assessment_id(request.participants, config.as_dict(), dataset.sha256)
         return FolioPlan(dict(request.participants), config, dataset, items, ident)
 
-    def _resume(self, plan: FolioPlan, journal: Journal) -> dict[str, dict[str, ItemOutcome]]:
-        wanted = {it.id: it.label for it in plan.items}
+    def _resume(
+        self, plan: FolioPlan, journal: Journal, items: tuple[FolioItem, ...]
+    ) -> dict[str, dict[str, ItemOutcome]]:
+        wanted = {it.id: it.label for it in items}
         done: dict[str, dict[str, ItemOutcome]] = {role: {} for role in plan.participants}
         for record in journal.records():
             outcome = _journal_outcome(record)
@@ -184,18 +187,37 @@ class FolioAssessor:
         await asyncio.gather(*(one(r, u) for r, u in plan.participants.items()))
         return cards, unavailable
 
+    async def _variants(self, plan: FolioPlan, progress: ProgressCallback) -> VariantSet:
+        """The items to send: the originals, or (off the event loop) the proved variants of the plan's items."""
+        kinds, seed = plan.config.variants, plan.config.seed
+        if kinds == (ORIGINAL,):
+            return generate_variants(plan.items, kinds, seed=seed)
+        await progress(f"Generating and proving variants ({', '.join(kinds)}) of {len(plan.items)} items", {})
+        variants = await asyncio.to_thread(
+            generate_variants, plan.items, kinds, seed=seed, dataset=plan.dataset.items
+        )
+        log.info(
+            "assessment %s: variants %s, skipped %s",
+            plan.assessment_id,
+            variants.generated(),
+            variants.skipped,
+        )
+        return variants
+
     async def run(
         self, plan: FolioPlan, transport: Transport, progress: ProgressCallback
     ) -> AssessmentResult:
         started = datetime.now(timezone.utc)
         clock = time.monotonic()
+        variants = await self._variants(plan, progress)
+        items = variants.items
         journal = Journal.for_assessment(self.run_dir, plan.assessment_id)
-        done = self._resume(plan, journal)
+        done = self._resume(plan, journal, items)
         reused = {role: len(d) for role, d in done.items()}
         if any(reused.values()):
             log.info("assessment %s: resuming with %s journaled items", plan.assessment_id, reused)
         cards, unavailable = await self._cards(plan, transport)
-        total = len(plan.items)
+        total = len(items)
         counts = {
             role: {
                 "done": reused[role],
@@ -224,7 +246,7 @@ class FolioAssessor:
         try:
             outcomes = await assess(
                 plan.participants,
-                plan.items,
+                items,
                 plan.config,
                 transport,
                 done=done,
@@ -243,7 +265,12 @@ class FolioAssessor:
             participants_cards=cards,
         )
         return build_result(
-            outcomes, dataset=dataset, time_used=finished_at, reused=reused, reproducibility=repro
+            outcomes,
+            dataset=dataset,
+            time_used=finished_at,
+            reused=reused,
+            reproducibility=repro,
+            variants=None if variants.kinds == (ORIGINAL,) else variants,
         )
 
 

@@ -50,6 +50,8 @@ class FolioConfig:
     """Number of shards; items with ``index % num_shards == shard_index`` are assessed."""
     num_instances: int | None = None
     """AgentBeats' instance count of a sharded run (recorded only)."""
+    variants: tuple[str, ...] = ("original",)
+    """Versions of each item sent: ``original`` and/or proved variants (``rename``, ``shuffle``, ...)."""
     data_dir: str | None = None
     """Root for ``{data_dir}`` manifest paths (overrides ``$AGENTBEATS_DATA_DIR``)."""
 
@@ -98,6 +100,8 @@ def parse_config(raw: Mapping[str, Any] | None) -> FolioConfig:
         value = raw.get(key, spec.get("default"))
         if isinstance(value, float) and value.is_integer() and "integer" in _types(spec):
             value = int(value)  # JSON numbers may arrive as floats
+        if isinstance(value, list):
+            value = tuple(value)
         values[key] = value
     config = FolioConfig(**values)
     if config.shard_index >= config.num_shards:
