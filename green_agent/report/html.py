@@ -15,6 +15,7 @@ from . import fmt
 from .load import ReportData, prepare_report
 from .plots import all_figures
 from .repro import package_version
+from .robustness import NOTE, TITLE, robustness_table
 from .rows import item_rows
 
 TEMPLATE = "report.html.j2"
@@ -69,6 +70,9 @@ def render_html(report: ReportData) -> str:
         n_wrong=sum(r["any_wrong"] for r in rows),
         default_disagree=len(report.participants) > 1 and n_disagree > 0,
         repro=report.reproducibility,
+        robustness=dict(zip(("header", "rows"), robustness_table(report.participants), strict=True)),
+        robustness_title=TITLE,
+        robustness_note=NOTE,
     )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from . import fmt
 from .load import ReportData
+from .robustness import NOTE, TITLE, robustness_table
 from .rows import item_rows
 
 _ESCAPE = str.maketrans({c: "\\" + c for c in "\\`*_|"} | {"<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
@@ -70,6 +71,9 @@ def render_markdown(report: ReportData, *, max_disagreements: int = 50) -> str:
         ["label", *[p["role"] for p in ps]],
         [[lab, *[_label_cell((p.get("per_label") or {}).get(lab)) for p in ps]] for lab in labels],
     )
+    header, rows = robustness_table(ps)
+    if rows:
+        out += ["", f"## {TITLE}", "", NOTE, "", *table(header, rows)]
     kinds = sorted({k for p in ps for k in p.get("failures_by_kind") or {}})
     if kinds:
         out += ["", "## Failures", ""]

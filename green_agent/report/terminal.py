@@ -8,6 +8,7 @@ from rich.table import Table
 
 from . import fmt
 from .load import ReportData
+from .robustness import TITLE, robustness_table
 
 
 def _summary(report: ReportData) -> Table:
@@ -53,10 +54,25 @@ def _comparison(report: ReportData) -> Table:
     return t
 
 
+def _robustness(report: ReportData) -> Table | None:
+    header, rows = robustness_table(report.participants)
+    if not rows:
+        return None
+    t = Table(title=TITLE, title_justify="left")
+    for col in header:
+        t.add_column(escape(col), justify="left" if col == "role" else "right")
+    for row in rows:
+        t.add_row(*map(escape, row))
+    return t
+
+
 def print_report(report: ReportData, console: Console | None = None) -> None:
-    """Print the summary, per-label and (with ≥2 participants) comparison tables."""
+    """Print the summary, per-label, robustness (with variants) and (with ≥2 participants) comparison tables."""
     console = console or Console()
     console.print(_summary(report))
     console.print(_per_label(report))
+    robustness = _robustness(report)
+    if robustness is not None:
+        console.print(robustness)
     if report.comparison.get("pairs"):
         console.print(_comparison(report))

@@ -3,6 +3,8 @@ memorised surface cue (the conclusion's words) loses consistency and, significan
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -10,14 +12,21 @@ from typing import Any
 
 import jsonschema
 import pytest
+from rich.console import Console
 
 from green_agent.folio.variants import KINDS
+from green_agent.protocol import AssessmentResult
+from green_agent.report.html import render_html
+from green_agent.report.load import prepare_report
+from green_agent.report.markdown import render_markdown
+from green_agent.report.terminal import print_report
 from green_agent.schemas import load_schema
 from tests.folio.conftest import parts_by_role, run_assessment
 from tests.support.participants import running_participant
 from tests.support.servers import running_app
 from white_agents.reference.server import create_app
 
+LEADERBOARD = Path(__file__).resolve().parents[2] / "scenarios" / "folio" / "leaderboard.json"
 CUE_IGNORES = {"it", "is", "not", "the", "case", "that", "a", "an", "does", "do"}
 """Words the cue participant ignores: it keys on the conclusion's remaining words."""
 
@@ -47,10 +56,13 @@ def reference_url():
 
 
 CONFIG = {"variants": list(KINDS), "seed": 5, "expose_fol": True, "concurrency": 8}
+IDS = {"reference": "uuid-reference", "cue": "uuid-cue"}
 
 
-async def test_reference_consistent_surface_cue_not(tmp_path: Path, sample_items, reference_url) -> None:
-    seen: list[Mapping[str, Any]] = []
+@pytest.fixture(scope="module")
+def variant_run(tmp_path_factory, sample_items, reference_url) -> tuple[AssessmentResult, list[dict]]:
+    """One assessment of the reference agent and the surface-cue participant on every variant kind."""
+    seen: list[dict[str, Any]] = []
     cue = surface_cue_participant(sample_items)
 
     def recording_cue(text: str, data: Mapping[str, Any]) -> list[Any]:
@@ -58,7 +70,13 @@ async def test_reference_consistent_surface_cue_not(tmp_path: Path, sample_items
         return cue(text, data)
 
     with running_participant(recording_cue) as (cue_url, _):
-        result = await run_assessment(tmp_path, {"reference": reference_url, "cue": cue_url}, CONFIG)
+        participants = {"reference": reference_url, "cue": cue_url}
+        result = asyncio.run(run_assessment(tmp_path_factory.mktemp("run"), participants, CONFIG))
+    return result, seen
+
+
+def test_reference_consistent_surface_cue_not(variant_run, sample_items) -> None:
+    result, seen = variant_run
     jsonschema.Draft202012Validator(load_schema("folio-result")).validate(result.parts)
     parts = parts_by_role(result)
     ref, cue_part = parts["reference"]["robustness"], parts["cue"]["robustness"]
@@ -83,6 +101,51 @@ async def test_reference_consistent_surface_cue_not(tmp_path: Path, sample_items
         frozenset({"task", "id", "premises", "conclusion", "labels", "premises_fol", "conclusion_fol"})
     }
     assert "cue robustness: consistency" in result.summary and "negate" in result.summary
+
+
+def test_robustness_leaderboard_query_on_real_output(variant_run, tmp_path: Path, monkeypatch) -> None:
+    duckdb = pytest.importorskip("duckdb", reason="duckdb is a dev dependency")
+    result, _ = variant_run
+    (tmp_path / "results").mkdir()
+    document = {"participants": IDS, "results": result.parts}
+    (tmp_path / "results" / "run.json").write_text(json.dumps(document), encoding="utf-8")
+    plain = {"participants": {"other": "uuid-plain"}, "results": [{**result.parts[0], "role": "other"}]}
+    plain["results"][0].pop("robustness")  # a run without variants: not on this board
+    (tmp_path / "results" / "plain.json").write_text(json.dumps(plain), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    query = next(q["query"] for q in json.loads(LEADERBOARD.read_text()) if q["name"] == "robustness")
+    rel = duckdb.connect().sql(query)
+    rows = [dict(zip(rel.columns, r, strict=True)) for r in rel.fetchall()]
+    assert rel.columns[0] == "id" and [r["id"] for r in rows] == ["uuid-reference", "uuid-cue"]
+    ref, cue = rows
+    assert ref["consistency_pct"] == 100.0 and ref["negate_pct"] == 100.0 and ref["sources"] == 64
+    block = parts_by_role(result)["cue"]["robustness"]
+    assert cue["consistency_pct"] == round(100 * block["consistency"], 1)
+    assert cue["negate_drop_pts"] == round(100 * block["drop"]["negate"]["drop"], 1) > 30
+    assert cue["negate_mcnemar_p"] == pytest.approx(block["drop"]["negate"]["mcnemar_p"])
+
+
+def test_reports_show_robustness(variant_run) -> None:
+    result, _ = variant_run
+    report = prepare_report({"participants": IDS, "results": result.parts})
+    markdown = render_markdown(report)
+    assert "## Robustness to proved variants" in markdown
+    cue_row = next(line for line in markdown.splitlines() if line.startswith("| cue | 64 |"))
+    block = parts_by_role(result)["cue"]["robustness"]
+    rate, drop = block["per_variant"]["negate"], block["drop"]["negate"]
+    expected = (
+        f"{100 * rate['accuracy']:.1f}% of {rate['total']} (drop {100 * drop['drop']:+.1f} pp, p &lt;0.001)"
+    )
+    assert expected in cue_row
+    html = render_html(report)
+    assert 'id="robustness"' in html and "100.0% of 64" in html
+    console = Console(record=True, width=300)
+    print_report(report, console)
+    assert "Robustness to proved variants" in console.export_text()
+    plain = prepare_report(
+        {"participants": IDS, "results": [{k: v for k, v in result.parts[0].items() if k != "robustness"}]}
+    )
+    assert "Robustness" not in render_markdown(plain) and 'id="robustness"' not in render_html(plain)
 
 
 async def test_variant_run_resumes_from_its_journal(tmp_path: Path, sample_items) -> None:

@@ -47,6 +47,8 @@ def run(sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
 
 def test_every_query_has_id_first(results_dir: Path) -> None:
     for name, sql in queries().items():
+        if name == "robustness":
+            continue  # needs runs with variants: tests/folio/test_variants_assessment.py runs it on real output
         cols, rows = run(sql)
         assert cols[0] == "id", name
         assert rows, name
