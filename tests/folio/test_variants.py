@@ -96,6 +96,13 @@ def test_same_seed_same_variants_other_seed_others(sample_items, sample_variants
     ]
 
 
+def test_worker_processes_give_the_same_variants(sample_items) -> None:
+    sources = sample_items[:12]
+    one = generate_variants(sources, KINDS, seed=2, dataset=sample_items)
+    assert generate_variants(sources, KINDS, seed=2, dataset=sample_items, jobs=3) == one
+    assert one.sources == 12 and len(one.variants) > 40
+
+
 def test_only_original_keeps_items_and_ids(sample_items) -> None:
     variants = generate_variants(sample_items, ["original"], seed=3)
     assert variants.items == tuple(sample_items) and variants.skipped == {}

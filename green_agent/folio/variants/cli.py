@@ -75,6 +75,12 @@ def register(subparsers: Any) -> None:
         default=PROVER_TIMEOUT_MS,
         help="per prover query (default: %(default)s)",
     )
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=1,
+        help="worker processes (default: %(default)s; same output for any)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -100,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     sources = dataset.items[: args.limit] if args.limit else dataset.items
     start = time.perf_counter()
     variants = generate_variants(
-        sources, args.kinds, seed=args.seed, dataset=dataset.items, timeout_ms=args.timeout_ms
+        sources, args.kinds, seed=args.seed, dataset=dataset.items, timeout_ms=args.timeout_ms, jobs=args.jobs
     )
     seconds = time.perf_counter() - start
     try:

@@ -12,8 +12,10 @@ position tells a participant which items belong together or which one is a varia
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import random
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
 from green_agent.cli_args import PROVER_TIMEOUT_MS
@@ -105,27 +107,14 @@ def _variant(source: Source, kind: str, candidate: Candidate, seed: int | str | 
     return Variant(item, source.item.id, kind, candidate.note, round(ms, 3))
 
 
-def generate_variants(
+def _generate(
     sources: Sequence[FolioItem],
-    kinds: Sequence[str],
-    *,
-    seed: int | str | None = None,
-    dataset: Sequence[FolioItem] | None = None,
-    timeout_ms: int = PROVER_TIMEOUT_MS,
+    kinds: tuple[str, ...],
+    seed: int | str | None,
+    dataset: Sequence[FolioItem],
+    timeout_ms: int,
 ) -> VariantSet:
-    """The proved variants of ``sources``, in assessment order.
-
-    ``dataset`` (default: ``sources``) supplies the names a fresh name must avoid and the stories
-    distractors come from.
-    """
-    kinds = tuple(kinds)
-    unknown = [k for k in kinds if k not in KINDS]
-    if unknown or not kinds:
-        raise ValueError(f"unknown variant kind(s) {unknown} (known: {', '.join(KINDS)})")
-    if kinds == (ORIGINAL,):
-        variants = [Variant(item, item.id, ORIGINAL) for item in sources]
-        return VariantSet(kinds, seed, tuple(variants), len(sources))
-    dataset = sources if dataset is None else dataset
+    """The variants of ``sources`` in source order (one worker's share; shares do not interact)."""
     avoid = surface.vocabulary(
         text
         for it in dataset
@@ -151,5 +140,53 @@ def generate_variants(
                     continue
                 result = reason
             reasons[result] = reasons.get(result, 0) + 1
-    variants.sort(key=lambda v: v.item.id)
-    return VariantSet(kinds, seed, tuple(variants), len(sources), skipped, dict(sorted(kept.items())))
+    return VariantSet(kinds, seed, tuple(variants), len(sources), skipped, kept)
+
+
+def _merge(shares: Sequence[VariantSet], kinds: tuple[str, ...], seed: int | str | None) -> VariantSet:
+    """One set from the workers' shares, variants in assessment order (by opaque id)."""
+    skipped: dict[str, dict[str, int]] = {k: {} for k in kinds if k != ORIGINAL}
+    kept: dict[str, int] = {}
+    for share in shares:
+        for kind, reasons in share.skipped.items():
+            for reason, n in reasons.items():
+                skipped[kind][reason] = skipped[kind].get(reason, 0) + n
+        for reason, n in share.constants_kept.items():
+            kept[reason] = kept.get(reason, 0) + n
+    variants = sorted((v for share in shares for v in share.variants), key=lambda v: v.item.id)
+    sources = sum(share.sources for share in shares)
+    return VariantSet(kinds, seed, tuple(variants), sources, skipped, dict(sorted(kept.items())))
+
+
+def generate_variants(
+    sources: Sequence[FolioItem],
+    kinds: Sequence[str],
+    *,
+    seed: int | str | None = None,
+    dataset: Sequence[FolioItem] | None = None,
+    timeout_ms: int = PROVER_TIMEOUT_MS,
+    jobs: int = 1,
+) -> VariantSet:
+    """The proved variants of ``sources``, in assessment order.
+
+    ``dataset`` (default: ``sources``) supplies the names a fresh name must avoid and the stories
+    distractors come from. ``jobs > 1`` shares the sources among that many worker processes
+    (spawned: a script calling this needs the ``if __name__ == "__main__"`` guard); the result is
+    the same for every ``jobs``.
+    """
+    kinds = tuple(kinds)
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown or not kinds:
+        raise ValueError(f"unknown variant kind(s) {unknown} (known: {', '.join(KINDS)})")
+    if kinds == (ORIGINAL,):
+        variants = [Variant(item, item.id, ORIGINAL) for item in sources]
+        return VariantSet(kinds, seed, tuple(variants), len(sources))
+    dataset = list(sources if dataset is None else dataset)
+    jobs = max(1, min(jobs, len(sources)))
+    if jobs == 1:
+        return _merge([_generate(sources, kinds, seed, dataset, timeout_ms)], kinds, seed)
+    shares = [list(sources[i::jobs]) for i in range(jobs)]
+    context = multiprocessing.get_context("spawn")  # never fork a threaded server process
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        futures = [pool.submit(_generate, share, kinds, seed, dataset, timeout_ms) for share in shares]
+        return _merge([f.result() for f in futures], kinds, seed)
