@@ -12,9 +12,11 @@ import pytest
 
 from green_agent.datasets.items import FolioItem
 from green_agent.datasets.loaders import load_items
+from green_agent.folio.config import parse_config
 from green_agent.folio.variants import KINDS, VariantSet, generate_variants
 from green_agent.folio.variants.surface import vocabulary
 from green_agent.logic import decide
+from green_agent.protocol import RequestError
 
 GENERATED = ("rename", "shuffle", "distractor", "negate")
 V2_VALIDATION = (
@@ -151,3 +153,17 @@ def test_v2_validation_variants_are_proved(v2_items) -> None:
         assert generated[kind] >= 0.5 * len(v2_items), (kind, generated, variants.skipped)
     # FOLIO's gold FOL does not prove every gold label: those items must be dropped, not sent.
     assert variants.skipped["shuffle"].get("label_not_proved", 0) > 0
+
+
+def test_config_variants_default_and_validation() -> None:
+    assert parse_config({}).variants == ("original",)
+    assert parse_config({"variants": ["negate", "original"]}).variants == ("negate", "original")
+    for bad, field in (
+        (["original", "paraphrase"], "config.variants.1"),
+        ([], "config.variants"),
+        (["negate", "negate"], "config.variants"),
+        ("negate", "config.variants"),
+    ):
+        with pytest.raises(RequestError) as info:
+            parse_config({"variants": bad})
+        assert info.value.field == field, (bad, info.value)
