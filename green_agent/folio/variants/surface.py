@@ -21,70 +21,13 @@ _KEY = re.compile(r"[^a-z0-9]")
 _ONSETS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr", "kr", "tr", "st")
 _VOWELS = ("a", "e", "i", "o", "u")
 _CODAS = ("", "", "n", "r", "l", "x")
-_STOPWORDS = frozenset(
-    [
-        "about",
-        "above",
-        "after",
-        "also",
-        "although",
-        "among",
-        "another",
-        "because",
-        "been",
-        "before",
-        "being",
-        "both",
-        "cannot",
-        "could",
-        "does",
-        "each",
-        "either",
-        "every",
-        "from",
-        "have",
-        "having",
-        "into",
-        "more",
-        "most",
-        "much",
-        "must",
-        "neither",
-        "none",
-        "only",
-        "other",
-        "over",
-        "same",
-        "should",
-        "since",
-        "some",
-        "such",
-        "than",
-        "that",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "under",
-        "until",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "whom",
-        "whose",
-        "will",
-        "with",
-        "would",
-    ]
+_FUNCTION_WORDS = (
+    "about above after also although among another because been before being both cannot could does "
+    "each either every from have having into more most much must neither none only other over same "
+    "should since some such than that their them then there these they this those through under until "
+    "were what when where which while whom whose will with would"
 )
+_STOPWORDS = frozenset(_FUNCTION_WORDS.split())
 
 
 @dataclass(frozen=True)

@@ -34,26 +34,8 @@ from green_agent.logic.problem import collect_signature
 
 DISTRACTOR_PREMISES = 2
 """Premises a distractor borrows from another story (fewer if that story has fewer)."""
-_SENTENCE_STARTERS = frozenset(
-    [
-        "a",
-        "an",
-        "all",
-        "any",
-        "each",
-        "every",
-        "if",
-        "it",
-        "no",
-        "none",
-        "some",
-        "the",
-        "there",
-        "this",
-        "those",
-        "these",
-    ]
-)
+_STARTER_WORDS = "a an all any each every if it no none some the there this those these"
+_SENTENCE_STARTERS = frozenset(_STARTER_WORDS.split())
 
 
 @dataclass(frozen=True)
@@ -149,7 +131,8 @@ def rename(source: Source, rng: random.Random, avoid: frozenset[str]) -> Candida
             kept.append((const, "constant_not_in_text"))
         elif not surface.is_name(texts, found[const]):
             kept.append((const, "constant_not_a_name"))
-    renamed = [c for c in problem.signature.constants if c not in dict(kept)]
+    left_alone = {const for const, _ in kept}
+    renamed = [c for c in problem.signature.constants if c not in left_alone]
     if not renamed:
         return "no_name_in_text"
     keys = sorted({surface.key(c) for c in renamed})
@@ -231,7 +214,7 @@ def distractor(source: Source, donors: Iterable[Source], rng: random.Random) -> 
 
 
 def negated_sentence(conclusion: str, texts: Sequence[str]) -> str:
-    """ "It is not the case that …", lower-casing the first word only where it is not a name."""
+    """The sentence "It is not the case that …", lower-casing the first word only where it is not a name."""
     body = conclusion.strip().rstrip(".").strip()
     first = body.split(" ", 1)[0]
     lowered = first[:1].lower() + first[1:]
