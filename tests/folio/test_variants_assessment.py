@@ -168,3 +168,25 @@ async def test_default_config_sends_originals_without_robustness(tmp_path: Path,
     part = parts_by_role(result)["cue"]
     assert "robustness" not in part and "variant" not in part["items"][0]
     assert sorted(stats.ids) == sorted(it.id for it in sample_items[:5])
+
+
+async def test_nothing_provable_sends_nothing_and_says_why(tmp_path: Path, sample_items) -> None:
+    data = tmp_path / "no_fol.jsonl"
+    rows = [
+        {
+            "story_id": i,
+            "example_id": i,
+            "premises": it.premises[0],
+            "conclusion": it.conclusion,
+            "label": it.label,
+        }
+        for i, it in enumerate(sample_items[:3])
+    ]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    cue = surface_cue_participant(sample_items)
+    with running_participant(cue) as (url, stats):
+        result = await run_assessment(tmp_path, {"cue": url}, {"dataset": str(data), "variants": ["negate"]})
+    jsonschema.Draft202012Validator(load_schema("folio-result")).validate(result.parts)
+    part = parts_by_role(result)["cue"]
+    assert stats.requests == 0 and part["total"] == 0 and part["items"] == []
+    assert part["robustness"]["skipped"] == {"negate": {"no_fol": 3}} and part["robustness"]["sources"] == 0
