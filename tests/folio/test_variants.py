@@ -128,7 +128,13 @@ def test_a_label_the_fol_does_not_prove_is_dropped(sample_items) -> None:
     wrong = replace(sample_items[0], label="Uncertain" if sample_items[0].label != "Uncertain" else "True")
     variants = generate_variants([wrong], ["shuffle", "negate"], seed=1, dataset=sample_items)
     assert variants.variants == ()
-    assert variants.skipped == {"shuffle": {"label_not_proved": 1}, "negate": {"label_not_proved": 1}}
+    # the first failed proof of an equivalent variant settles the source's other kinds (dropped unproved)
+    assert variants.skipped == {"shuffle": {"label_not_proved": 1}, "negate": {"source_label_not_proved": 1}}
+    reversed_order = generate_variants([wrong], ["negate", "shuffle"], seed=1, dataset=sample_items)
+    assert reversed_order.skipped == {
+        "negate": {"label_not_proved": 1},
+        "shuffle": {"source_label_not_proved": 1},
+    }
 
 
 def test_unknown_kind_is_refused(sample_items) -> None:

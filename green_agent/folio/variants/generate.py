@@ -28,6 +28,13 @@ from green_agent.logic import FolSyntaxError, Verdict, decide_problem, parse_pro
 DONOR_TRIES = 40
 """Other stories tried, in seeded random order, when looking for a distractor donor."""
 _DROP_REASON = {Verdict.UNKNOWN: "prover_unknown", Verdict.INCONSISTENT: "premises_inconsistent"}
+EQUIVALENT_KINDS = frozenset({"rename", "shuffle", "negate"})
+"""Kinds whose FOL is the source's up to renaming, premise order or a negated conclusion: Z3's verdict
+on them is the source's own verdict (flipped for ``negate``)."""
+DEFINITE_FAILURES = frozenset({"label_not_proved", "premises_inconsistent"})
+SOURCE_NOT_PROVED = "source_label_not_proved"
+"""Why a source's remaining kinds are dropped unproved once an equivalent variant failed definitely:
+the source's own FOL does not give its gold label. (Dropping needs no proof; sending does.)"""
 
 
 def parse_source(item: FolioItem) -> Source | str:
@@ -127,7 +134,7 @@ def _generate(
     for item in sources:
         if ORIGINAL in kinds:
             variants.append(Variant(replace(item, id=variant_id(seed, item.id, ORIGINAL)), item.id, ORIGINAL))
-        source = parse_source(item)
+        source: Source | str = parse_source(item)
         for kind, reasons in skipped.items():
             rng = random.Random(f"{seed}\x00{item.id}\x00{kind}")
             result = source if isinstance(source, str) else _transform(kind, source, rng, avoid, donors)
@@ -138,6 +145,8 @@ def _generate(
                     for _, why in result.kept:
                         kept[why] = kept.get(why, 0) + 1
                     continue
+                if kind in EQUIVALENT_KINDS and reason in DEFINITE_FAILURES:
+                    source = SOURCE_NOT_PROVED  # its other variants would fail alike: not worth a proof
                 result = reason
             reasons[result] = reasons.get(result, 0) + 1
     return VariantSet(kinds, seed, tuple(variants), len(sources), skipped, kept)
