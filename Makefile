@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint bench interop-venv lock clean
+.PHONY: install run test lint bench interop-venv duckdb-venv lock clean
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +24,11 @@ run: install
 interop-venv:
 	$(BIN)/python -c "from tests.interop.conftest import ensure_a2a03; ensure_a2a03()"
 
-test: install interop-venv
+# The oldest DuckDB the leaderboard queries support (1.1.x), hash-pinned, in its own cached venv.
+duckdb-venv:
+	$(BIN)/python -m tests.leaderboard.duckdb11
+
+test: install interop-venv duckdb-venv
 	$(BIN)/python -m pytest -q
 
 lint: install

@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from green_agent.folio.synthetic import make_results
 from green_agent.report.cli import run_report
-from green_agent.report.synthetic import make_results
 
 AGENTS = {"cot": ("uuid-cot", 0.72), "autoformalizer": ("uuid-af", 0.64), "reference": ("uuid-ref", 0.97)}
 

@@ -10,6 +10,7 @@ import argparse
 import importlib
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -40,6 +41,24 @@ def load_assessor(spec: str, context: AssessorContext) -> Assessor:
     except (ImportError, AttributeError) as exc:
         raise PluginError(f"cannot load assessor {spec!r} ({target}): {exc}") from None
     return factory(context)
+
+
+def unwritable_run_dir(run_dir: Path) -> str | None:
+    """Why journals cannot be written under ``run_dir`` (one line), or None.
+
+    Checked at start-up so a non-root container with a read-only working directory fails at once
+    with a clear message, not at the first finished item of an assessment.
+    """
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=run_dir):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        return (
+            f"run directory {str(run_dir)!r} is not writable ({reason}); set --run-dir or AGENTBEATS_RUN_DIR"
+        )
+    return None
 
 
 def create_app(assessor: Assessor, card_url: str) -> Starlette:
@@ -87,6 +106,10 @@ def main(argv: list[str] | None = None) -> int:
         "(for public deployments; env GREEN_AGENT_MANIFEST_ONLY=1)",
     )
     args = parser.parse_args(argv)
+    problem = unwritable_run_dir(args.run_dir)
+    if problem:
+        print(f"green_agent: error: {problem}", file=sys.stderr)
+        return 2
     try:
         context = AssessorContext(run_dir=args.run_dir, manifest_only=args.manifest_only)
         assessor = load_assessor(args.assessor, context)

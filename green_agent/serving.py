@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from a2a.server.agent_execution import AgentExecutor
 from a2a.server.context import ServerCallContext
@@ -22,6 +23,9 @@ from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, 
 from starlette.applications import Starlette
 
 from green_agent import __version__
+
+PORT_ENV = "AGENT_PORT"
+"""Environment variable giving the default ``--port`` (images set it, and their health check reads it)."""
 
 PROTOCOL_VERSIONS = ("1.0", "0.3")
 """Both interfaces are listed at the same URL; the 1.x SDK answers both on one route."""
@@ -95,10 +99,25 @@ def build_app(executor: AgentExecutor, card: AgentCard, *, max_tasks: int = 10_0
     return Starlette(routes=routes)
 
 
+def default_port_from_env(fallback: int, env: Mapping[str, str] | None = None) -> int:
+    """``$AGENT_PORT`` when set to a valid port, else ``fallback``; a bad value is a clear error."""
+    raw = (os.environ if env is None else env).get(PORT_ENV, "").strip()
+    if not raw:
+        return fallback
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise SystemExit(f"error: {PORT_ENV}={raw!r} is not a port number (1-65535)")
+    return int(raw)
+
+
 def add_server_args(parser: argparse.ArgumentParser, *, default_port: int) -> None:
     """The AgentBeats Docker contract flags, shared by every agent CLI."""
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default: %(default)s)")
-    parser.add_argument("--port", type=int, default=default_port, help="port to bind (default: %(default)s)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=default_port_from_env(default_port),
+        help=f"port to bind (default: ${PORT_ENV} or {default_port})",
+    )
     parser.add_argument(
         "--card-url",
         default=None,

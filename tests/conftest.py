@@ -11,7 +11,15 @@ import os
 
 import pytest
 
-CI_PREREQUISITES = ("chromium", "eprover", "E prover", "FOLIO data", "shared FOLIO data")
+CI_PREREQUISITES = (
+    "chromium",
+    "eprover",
+    "E prover",
+    "FOLIO data",
+    "shared FOLIO data",
+    "amber CLI",
+    "DuckDB 1.1",
+)
 
 
 @pytest.hookimpl(hookwrapper=True)

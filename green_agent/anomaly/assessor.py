@@ -56,7 +56,8 @@ class Plan:
 
 
 def plan_episodes(config: AnomalyConfig, docs: dict[str, Document]) -> list[EpisodeSpec]:
-    """Episodes in a stable order; depths assigned round-robin from a seeded offset; then sharded."""
+    """Episodes in a stable order; depths assigned round-robin from a seeded offset; the first
+    ``num_instances`` kept (run-wide, as AgentBeats defines it); then sharded."""
     offset = random.Random(f"{config.seed}|depths").randrange(len(config.depths))
     specs: list[EpisodeSpec] = []
     k = 0
@@ -66,6 +67,8 @@ def plan_episodes(config: AnomalyConfig, docs: dict[str, Document]) -> list[Epis
             k += 1
             for feedback in config.feedback_passes():
                 specs.append(EpisodeSpec(f"{doc_id}-{i}", doc_id, i, depth, feedback))
+    if config.num_instances is not None:
+        specs = specs[: config.num_instances]
     return [s for n, s in enumerate(specs) if n % config.num_shards == config.shard_index]
 
 

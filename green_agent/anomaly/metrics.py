@@ -9,13 +9,18 @@ The participant's ``score`` is micro-F1×100 over the primary pass (the configur
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from green_agent.anomaly.environment import Environment
 from green_agent.anomaly.injection import DEPTHS, TYPES, Planted
+from green_agent.report.stats import percentile, wilson_interval
 
 FAILURES = ("timeout", "runtime_error", "invalid_action")
+BOOTSTRAP_RESAMPLES = 1000
+BOOTSTRAP_SEED = 20240531
+"""Fixed seed: the same episodes always give the same F1 interval."""
 
 
 def prf(tp: int, n_reported: int, n_planted: int) -> dict[str, float]:
@@ -103,6 +108,9 @@ def episode_record(
         "misled": len(misled),
         "self_corrected": corrected,
         "segments_read": len(env.seen),
+        "error": next(
+            (str(t["detail"])[:300] for t in reversed(env.trace) if not t.get("ok") and t.get("detail")), None
+        ),
         "trace": env.trace,
     }
 
@@ -149,10 +157,12 @@ def summarize(
     steps = sum(r["steps"] for r in main)
     part: dict[str, Any] = {
         "kind": "participant",
+        "assessor": "anomaly",
         "role": role,
         "score": round(scores["f1"] * 100, 2),
         "max_score": 100,
         **scores,
+        **intervals(main),
         "feedback": primary,
         "episodes_total": len(main),
         "planted": sum(r["tp"] + r["fn"] for r in main),
@@ -186,6 +196,35 @@ def summarize(
         part["f1_misleading"] = f1_m
         part["f1_drop_misleading"] = round(scores["f1"] - f1_m, 4)
     return part
+
+
+def _wilson(k: int, n: int) -> list[float] | None:
+    return None if n == 0 else [round(x, 4) for x in wilson_interval(k, n)]
+
+
+def f1_interval(records: Sequence[Mapping[str, Any]]) -> list[float] | None:
+    """Percentile-bootstrap 95% interval of micro-F1, resampling whole episodes (fixed seed)."""
+    if not records:
+        return None
+    rng = random.Random(BOOTSTRAP_SEED)
+    counts = [(r["tp"], r["fp"], r["fn"]) for r in records]
+    stats = []
+    for _ in range(BOOTSTRAP_RESAMPLES):
+        tp = fp = fn = 0
+        for a, b, c in rng.choices(counts, k=len(counts)):
+            tp, fp, fn = tp + a, fp + b, fn + c
+        stats.append(prf(tp, tp + fp, tp + fn)["f1"])
+    return [round(percentile(stats, 2.5) or 0.0, 4), round(percentile(stats, 97.5) or 0.0, 4)]
+
+
+def intervals(records: Sequence[Mapping[str, Any]]) -> dict[str, list[float] | None]:
+    """Wilson 95% intervals of precision (over reports) and recall (over planted), bootstrap for F1."""
+    tp = sum(r["tp"] for r in records)
+    return {
+        "precision_ci95": _wilson(tp, tp + sum(r["fp"] for r in records)),
+        "recall_ci95": _wilson(tp, tp + sum(r["fn"] for r in records)),
+        "f1_ci95": f1_interval(records),
+    }
 
 
 def _count(values: Iterable[str | None]) -> dict[str, int]:

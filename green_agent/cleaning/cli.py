@@ -16,6 +16,12 @@ from green_agent.cli_args import PROVER_TIMEOUT_MS, non_negative_int, positive_i
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_BAD_INPUT, EXIT_LLM_DOWN = 0, 1, 2, 3
 _FORMATS = ["auto", "v1", "v2", "sample", "cleaned-csv"]
+DIFF_EPILOG = """\
+exit status:
+  0  no differences (every item paired, same labels and formulas)
+  1  differences found (changed labels or formulas, or items only in A or only in B)
+  2  bad input: unreadable file, wrong schema or bad option (one line on stderr)
+"""
 
 
 def register(subparsers: Any) -> None:
@@ -75,7 +81,14 @@ def register(subparsers: Any) -> None:
     )
     r.set_defaults(func=run_review)
 
-    d = subparsers.add_parser("diff", help="label and formula differences between two splits")
+    d = subparsers.add_parser(
+        "diff",
+        help="label and formula differences between two splits",
+        description="Label and formula differences between two splits of the same problems (joined by id, "
+        "else by text).",
+        epilog=DIFF_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     d.add_argument("a", metavar="A")
     d.add_argument("b", metavar="B")
     d.add_argument("--format-a", default="auto", choices=_FORMATS)

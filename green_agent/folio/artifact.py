@@ -14,10 +14,11 @@ from typing import Any
 from green_agent.datasets.items import LABELS
 from green_agent.folio.engine import ItemOutcome
 from green_agent.folio.variants import VariantSet
-from green_agent.folio.variants.scoring import annotate_items, robustness, robustness_line
+from green_agent.folio.variants.scoring import annotate_items, robustness
 from green_agent.protocol import AssessmentResult
 from green_agent.report import summarize_items
 from green_agent.report.compare import compare
+from green_agent.report.fmt import pvalue
 
 ITEM_RAW_LIMIT = 500
 """Characters of the raw reply kept in a *failed* item of the artifact (the journal keeps more)."""
@@ -59,7 +60,7 @@ def participant_part(
     items = [result_item(o) for o in outcomes]
     if variants is not None:
         annotate_items(items, variants)
-    part: dict[str, Any] = {"kind": "participant", "role": role}
+    part: dict[str, Any] = {"kind": "participant", "assessor": "folio", "role": role}
     part.update(summarize_items(items, LABELS))
     part["time_used"] = round(time_used, 3)
     part["resumed_items"] = reused
@@ -83,6 +84,26 @@ def _line(part: Mapping[str, Any]) -> str:
     return text + (f"; failures: {', '.join(failures)}" if failures else "; no failures")
 
 
+def _p(p: float) -> str:
+    text = pvalue(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
+def _robustness_line(role: str, block: Mapping[str, Any]) -> str:
+    """One line of the human summary: consistency, then each kind's accuracy and drop."""
+    parts = [
+        f"{role} robustness: consistency {100 * block['consistency']:.1f}% "
+        f"({block['consistent']}/{block['sources']} sources right in every variant)"
+    ]
+    for kind, rate in block["per_variant"].items():
+        text = f"{kind} {100 * rate['accuracy']:.1f}% of {rate['total']}"
+        drop = block["drop"].get(kind)
+        if drop and drop["drop"] is not None:
+            text += f" (drop {100 * drop['drop']:+.1f} points, McNemar p {_p(drop['mcnemar_p'])})"
+        parts.append(text)
+    return "; ".join(parts)
+
+
 def summary_text(
     parts: Sequence[Mapping[str, Any]], dataset: Mapping[str, Any], comparison: Mapping[str, Any] | None
 ) -> str:
@@ -91,13 +112,13 @@ def summary_text(
         f"FOLIO assessment on {dataset['name']} ({dataset.get('split') or 'no split'}, {dataset['n']} items in file)"
     ]
     lines += [f"- {_line(p)}" for p in parts]
-    lines += [f"- {robustness_line(p['role'], p['robustness'])}" for p in parts if "robustness" in p]
+    lines += [f"- {_robustness_line(p['role'], p['robustness'])}" for p in parts if "robustness" in p]
     for pair in (comparison or {}).get("pairs", []):
         diff = pair.get("diff")
         lines.append(
             f"- {pair['a']} vs {pair['b']}: difference "
             + ("n/a" if diff is None else f"{100 * diff:+.1f} points")
-            + f" over {pair['n']} shared items (McNemar p = {pair['mcnemar_p']:.3g})"
+            + f" over {pair['n']} shared items (McNemar p {_p(pair['mcnemar_p'])})"
         )
     return "\n".join(lines)
 

@@ -49,7 +49,8 @@ class FolioConfig:
     num_shards: int = 1
     """Number of shards; items with ``index % num_shards == shard_index`` are assessed."""
     num_instances: int | None = None
-    """AgentBeats' instance count of a sharded run (recorded only)."""
+    """AgentBeats' ``num_instances``: the run assesses the dataset's first N items (file order), split
+    across all shards; None assesses every item."""
     variants: tuple[str, ...] = ("original",)
     """Versions of each item sent: ``original`` and/or proved variants (``rename``, ``shuffle``, ...)."""
     data_dir: str | None = None

@@ -82,8 +82,10 @@ OutcomeCallback = Callable[[ItemOutcome, int, int], Awaitable[None]]
 
 
 def select_items(items: Sequence[FolioItem], config: FolioConfig) -> list[FolioItem]:
-    """Shard (by file index), then order (stable seeded shuffle), then ``limit``."""
+    """``num_instances`` (first N, run-wide), shard (by file index), order (seeded shuffle), ``limit``."""
     chosen = list(items)
+    if config.num_instances is not None:
+        chosen = chosen[: config.num_instances]
     if config.num_shards > 1:
         chosen = [it for i, it in enumerate(chosen) if i % config.num_shards == config.shard_index]
     if config.seed is not None:

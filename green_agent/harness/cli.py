@@ -1,7 +1,12 @@
 """``agentbeats``: run a scenario locally — start its agents, send the request, show and save results.
 
 Exit codes: 0 success · 1 the run failed (an agent did not come up, port taken, task rejected or
-failed, stream lost) · 2 bad command line or scenario file · 130 interrupted (Ctrl-C; 143 SIGTERM).
+failed, stream lost) · 2 bad command line or scenario file · 3 the assessment completed but a
+participant failed every item (results written; see the hint printed) · 130 interrupted (Ctrl-C;
+143 SIGTERM).
+
+Agents' logs go to RUN_DIR/logs/<time>-<pid>/ (RUN_DIR: $AGENTBEATS_RUN_DIR or ./runs); they are
+deleted after a successful run unless --keep-logs is given.
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ import importlib
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -31,6 +36,8 @@ if TYPE_CHECKING:  # the heavy imports (a2a, httpx, rich) wait until a scenario 
     from green_agent.harness.processes import Supervisor
 
 PROG = "agentbeats"
+EXIT_PARTICIPANT_FAILED = 3
+"""The assessment completed, but some participant failed every item (its results are written)."""
 
 
 class RunFailed(Exception):
@@ -89,6 +96,11 @@ def build_parser(report_module: Any = None) -> argparse.ArgumentParser:
         metavar="S",
         help="seconds to wait for every agent card (default: %(default)g)",
     )
+    run.add_argument(
+        "--keep-logs",
+        action="store_true",
+        help="keep the agents' logs after a successful run (always kept on failure)",
+    )
     if report_module is not None:
         report_module.add_report_parser(sub)
     return parser
@@ -117,7 +129,11 @@ def run_command(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     if not console.is_terminal:
         console = Console(highlight=False, width=max(console.width, 140))
-    log_dir = Path(tempfile.mkdtemp(prefix="agentbeats-"))
+    try:
+        log_dir = _new_log_dir()
+    except OSError as exc:
+        _error(f"cannot create the agents' log directory: {exc.strerror or exc} ({exc.filename})")
+        return 1
     echo = (
         (lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True))
         if args.show_logs
@@ -133,11 +149,14 @@ def run_command(args: argparse.Namespace) -> int:
             os.kill(os.getpid(), signal.SIGINT)  # the same orderly path as Ctrl-C, also inside asyncio
 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGHUP)}
+    code = 1
     try:
-        return _run(scenario, args, supervisor, console)
+        code = _run(scenario, args, supervisor, console)
+        return code
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted; stopping the agents", file=sys.stderr)
-        return 128 + next((s for s in received if s != signal.SIGINT), signal.SIGINT)
+        code = 128 + next((s for s in received if s != signal.SIGINT), signal.SIGINT)
+        return code
     except RunFailed as exc:
         _error(str(exc), exc.details)
         return 1
@@ -151,6 +170,25 @@ def run_command(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, signal.default_int_handler)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        _settle_logs(log_dir, keep=code != 0 or args.keep_logs or args.serve_only)
+
+
+def _new_log_dir() -> Path:
+    """A fresh ``RUN_DIR/logs/<UTC time>-<pid>`` directory for this run's agent logs."""
+    root = Path(os.environ.get("AGENTBEATS_RUN_DIR") or "runs") / "logs"
+    path = root / f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{os.getpid()}"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _settle_logs(log_dir: Path, *, keep: bool) -> None:
+    """Delete a successful run's logs (unless asked to keep them); say where kept logs are."""
+    if keep:
+        print(f"Agent logs kept in {log_dir}", flush=True)  # stdout: stderr keeps its one-line error
+        return
+    shutil.rmtree(log_dir, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        log_dir.parent.rmdir()  # only if no other run's logs are there
 
 
 def _start(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, console: Console) -> None:
@@ -161,7 +199,10 @@ def _start(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor,
         check_ports(scenario.agents)
         started = [supervisor.start(spec) for spec in scenario.agents if spec.argv is not None]
         if started:
-            console.print(f"Starting {len(started)} agent(s); logs in {supervisor.log_dir}", markup=False)
+            console.print(
+                f"Starting {len(started)} agent(s); logs in {supervisor.log_dir} (kept on failure or with --keep-logs)",
+                markup=False,
+            )
         supervisor.wait_for_cards(scenario.agents, args.timeout_card)
     except AgentStartError as exc:
         raise RunFailed(str(exc), [f"| {line}" for line in exc.log_tail]) from None
@@ -195,12 +236,17 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
         "participants": {p.role: p.agentbeats_id for p in scenario.participants},
         "results": outcome.results,
     }
-    print_results(console, outcome.summary, outcome.results)
+    verdict = print_results(console, outcome.summary, outcome.results)
     _write_json(args.output, results)
     console.print(
         f"Results written to {args.output} (run took {time.monotonic() - started:.1f} s)", markup=False
     )
     _write_html(results, args.output, console)
+    if verdict.failed_everything:
+        _error(
+            f"participant(s) {', '.join(verdict.failed_everything)} failed every item (see the hint above)"
+        )
+        return EXIT_PARTICIPANT_FAILED
     return 0
 
 

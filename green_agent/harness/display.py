@@ -2,21 +2,20 @@
 
 Scenario-agnostic: progress bars come from a status data part shaped
 ``{"progress": {role: {"done": n, "total": m, ...}}}``; any other shape falls back to the status
-text. The table shows whichever well-known result keys the participant data parts carry.
+text. The results table shows the headline metrics the assessor's result declaration names.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from numbers import Number
 from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from rich.text import Text
 
 PLAIN_INTERVAL_S = 10.0
@@ -100,74 +99,36 @@ class ProgressView:
         self._console.print(f"progress: {line}", markup=False, highlight=False)
 
 
-def _fmt_num(value: Any, digits: int = 3) -> str:
-    if _is_num(value):
-        return f"{value:g}" if isinstance(value, int) else f"{value:.{digits}f}".rstrip("0").rstrip(".")
-    return "" if value is None else str(value)
+@dataclass(frozen=True)
+class ResultsVerdict:
+    """What the printed results mean for the exit code."""
+
+    failed_everything: list[str]
+    """Roles that got no usable answer for any unit (the run exits non-zero)."""
 
 
-def _score(part: Mapping[str, Any]) -> str:
-    score, top = part.get("score"), part.get("max_score")
-    text = f"{score:.1f}" if _is_num(score) else _fmt_num(score)
-    return f"{text} / {_fmt_num(top)}" if top is not None else text
+def print_results(console: Console, summary: str, results: Sequence[Mapping[str, Any]]) -> ResultsVerdict:
+    """The artifact's human summary, the headline table the assessor declares, and failure hints.
 
+    The table and the hints come from the assessor's result declaration (``green_agent.plugins``);
+    data parts that are not participant parts are listed by their keys.
+    """
+    from green_agent.report.hints import failure_notes, roles_failing_everything
+    from green_agent.report.load import ResultsError, prepare_report
+    from green_agent.report.summary import summary_table
+    from green_agent.report.terminal import print_table
 
-def _accuracy(part: Mapping[str, Any]) -> str:
-    text = f"{part['accuracy']:.3f}" if _is_num(part.get("accuracy")) else _fmt_num(part.get("accuracy"))
-    ci = part.get("accuracy_ci95")
-    if isinstance(ci, Sequence) and len(ci) == 2 and all(_is_num(x) for x in ci):
-        text += f" [{ci[0]:.3f}, {ci[1]:.3f}]"
-    return text
-
-
-def _time_used(part: Mapping[str, Any]) -> str:
-    value = part.get("time_used")
-    if _is_num(value):
-        return f"{value:.1f} s"
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-COLUMNS: list[tuple[str, str, Any]] = [
-    ("role", "role", lambda p: str(p["role"])),
-    ("score", "score", _score),
-    ("accuracy", "accuracy [95% CI]", _accuracy),
-    ("total", "total", lambda p: _fmt_num(p["total"])),
-    ("correct", "correct", lambda p: _fmt_num(p["correct"])),
-    ("timeout", "timeout", lambda p: _fmt_num(p["timeout"])),
-    ("runtime_error", "runtime err", lambda p: _fmt_num(p["runtime_error"])),
-    ("parse_error", "parse err", lambda p: _fmt_num(p["parse_error"])),
-    ("time_used", "time used", _time_used),
-]
-"""(key, header, formatter): a column appears when at least one participant part has the key."""
-
-
-def participant_parts(results: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """Data parts describing one participant (those with a ``role``)."""
-    return [p for p in results if isinstance(p.get("role"), str)]
-
-
-def results_table(results: Sequence[Mapping[str, Any]]) -> Table | None:
-    """A table of the participant parts, or ``None`` if there are none."""
-    parts = participant_parts(results)
-    if not parts:
-        return None
-    columns = [c for c in COLUMNS if any(c[0] in p for p in parts)]
-    table = Table(title="Results", title_justify="left")
-    for key, header, _ in columns:
-        table.add_column(header, justify="left" if key == "role" else "right")
-    for part in parts:
-        table.add_row(*(fmt(part) if key in part else "" for key, _, fmt in columns))
-    return table
-
-
-def print_results(console: Console, summary: str, results: Sequence[Mapping[str, Any]]) -> None:
-    """The artifact's human summary, the results table and a note about other data parts."""
     if summary.strip():
-        console.print(summary.strip(), markup=False, highlight=False)
-    table = results_table(results)
-    if table is not None:
-        console.print(table)
-    others = [p for p in results if not isinstance(p.get("role"), str)]
-    for part in others:
+        console.print(summary.strip(), markup=False, highlight=False, soft_wrap=False)
+    try:
+        report = prepare_report({"results": list(results)})
+    except ResultsError as exc:
+        console.print(f"(no participant results to tabulate: {exc})", markup=False, highlight=False)
+        return ResultsVerdict([])
+    print_table(console, summary_table(report, headline_only=True), "Results")
+    for line in failure_notes(report):
+        console.print(line, markup=False, highlight=False)
+    for part in report.view.others:
         keys = ", ".join(list(part)[:8]) + (", …" if len(part) > 8 else "")
         console.print(f"(+ a data part with keys: {keys})", markup=False, highlight=False)
+    return ResultsVerdict(roles_failing_everything(report))

@@ -11,6 +11,13 @@ from typing import Any
 from .load import ResultsError, load_report
 
 PROG = "agentbeats report"
+EPILOG = """\
+The tables and sections are those the assessor that wrote the results declares (docs/report.md).
+
+exit status:
+  0  the report was printed and written
+  2  bad input (missing file, not JSON, wrong shape) or an output that cannot be written (one line on stderr)
+"""
 
 
 def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -25,7 +32,11 @@ def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``report`` sub-command on an ``add_subparsers()`` object; returns its parser."""
     parser = subparsers.add_parser(
-        "report", help="summarise a results file (terminal, Markdown, HTML)", description=__doc__
+        "report",
+        help="summarise a results file (terminal, Markdown, HTML)",
+        description=__doc__,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     return _configure(parser)
 
@@ -61,5 +72,12 @@ def run_report(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Stand-alone entry point (``python -m green_agent.report``)."""
-    parser = _configure(argparse.ArgumentParser(prog="python -m green_agent.report", description=__doc__))
+    parser = _configure(
+        argparse.ArgumentParser(
+            prog="python -m green_agent.report",
+            description=__doc__,
+            epilog=EPILOG,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+    )
     return run_report(parser.parse_args(argv))

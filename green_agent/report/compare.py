@@ -16,7 +16,7 @@ SEED = 20240531
 
 def is_participant_part(part: Mapping[str, Any]) -> bool:
     """A participant data part: ``kind`` is ``"participant"`` or absent, and it names a ``role``."""
-    return part.get("kind", "participant") in (None, "participant") and "role" in part
+    return part.get("kind", "participant") in (None, "participant") and isinstance(part.get("role"), str)
 
 
 def _correct_by_id(part: Mapping[str, Any]) -> dict[str, bool]:
@@ -44,7 +44,9 @@ def compare_pair(
         "b_correct": sum(xb),
         "only_a": only_a,
         "only_b": only_b,
-        "mcnemar_p": round(mcnemar_exact(only_a, only_b), 8),
+        "mcnemar_p": float(
+            f"{mcnemar_exact(only_a, only_b):.12g}"
+        ),  # significant digits: a tiny p is never 0
         "diff": None if diff is None else round(diff, 6),
         "diff_ci95": None if ci is None else [round(ci[0], 6), round(ci[1], 6)],
     }

@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from numbers import Number
 from typing import Any
+
+from green_agent.protocol import Metric
+
+P_FLOOR = 1e-8
+"""Smaller p-values are shown as ``< 1e-8`` (never as ``0``)."""
+
+
+def is_num(value: Any) -> bool:
+    """A real number (not a bool)."""
+    return isinstance(value, Number) and not isinstance(value, bool)
 
 
 def pct(x: float | None, digits: int = 1) -> str:
@@ -24,10 +35,12 @@ def signed_pct(x: float | None) -> str:
 
 
 def pvalue(p: float | None) -> str:
-    """Compact p-value: ``0.031``, ``<0.001``."""
+    """Compact p-value: ``0.031``, ``2.4e-05``, ``< 1e-8`` (never ``0``)."""
     if p is None:
         return "–"
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
+    if p < P_FLOOR:
+        return "< 1e-8"
+    return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
 
 
 def ms(x: float | None) -> str:
@@ -42,10 +55,70 @@ def money(x: float | None) -> str:
     return "–" if x is None else f"${x:.4f}"
 
 
-def answer(item: dict[str, Any] | None) -> str:
-    """What a participant answered for an item: the label, or the failure status."""
-    if item is None:
-        return "not assessed"
-    if item.get("status") == "ok":
-        return str(item.get("predicted"))
-    return str(item.get("status", "?")).replace("_", " ")
+def plain(value: Any) -> str:
+    """Any JSON value as short text: ``–`` for null, integers without ``.0``."""
+    if value is None:
+        return "–"
+    if is_num(value):
+        return f"{value:g}" if float(value).is_integer() else f"{value:.4g}"
+    return str(value)
+
+
+def lookup(part: Mapping[str, Any], path: str) -> Any:
+    """The value at a dotted path of a part, or ``None``."""
+    value: Any = part
+    for key in path.split("."):
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(key)
+    return value
+
+
+def _value(x: Any, how: str) -> str:
+    if not is_num(x):
+        return plain(x)
+    if how == "percent":
+        return pct(x)
+    if how == "score":
+        return f"{x:.2f}"
+    if how == "count":
+        return f"{x:g}"
+    if how == "ms":
+        return ms(x)
+    if how == "seconds":
+        return f"{x:.1f} s"
+    if how == "money":
+        return money(x)
+    return f"{x:.3f}"
+
+
+def _interval(bounds: Any, how: str) -> str:
+    if not (isinstance(bounds, Sequence) and len(bounds) == 2 and all(is_num(b) for b in bounds)):
+        return ""
+    if how == "percent":
+        return ci(bounds)
+    return f"[{_value(bounds[0], how)}, {_value(bounds[1], how)}]"
+
+
+def metric_value(part: Mapping[str, Any], metric: Metric) -> str:
+    """A metric of a part as text, without its interval: ``0.812``, ``45.7%``, ``61/80``."""
+    value = lookup(part, metric.key)
+    if metric.of is not None:
+        return f"{plain(value)}/{plain(lookup(part, metric.of))}"
+    return _value(value, metric.format)
+
+
+def metric_interval(part: Mapping[str, Any], metric: Metric) -> str:
+    """The metric's 95% interval as text (``[70.1, 85.3]``), or ``""``."""
+    return "" if metric.interval is None else _interval(lookup(part, metric.interval), metric.format)
+
+
+def metric_text(part: Mapping[str, Any], metric: Metric) -> str:
+    """Value and interval: ``78.3% [70.1, 85.3]``."""
+    return " ".join(t for t in (metric_value(part, metric), metric_interval(part, metric)) if t)
+
+
+def metric_header(metric: Metric) -> str:
+    """Column header with the better direction: ``F1 ↑``."""
+    arrow = {"higher": " ↑", "lower": " ↓"}.get(metric.direction or "", "")
+    return metric.label + arrow

@@ -1,8 +1,13 @@
-"""Self-contained HTML report: inline CSS and figures, no scripts, no network (enforced by a CSP)."""
+"""Self-contained HTML report: inline CSS and figures, no scripts, no network (enforced by a CSP).
+
+The page is the summary table of the declared metrics, then each section the assessor's
+declaration lists, then the reproducibility block; every string is escaped by the template.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
@@ -11,14 +16,13 @@ from typing import Any
 
 import jinja2
 
-from . import fmt
+from .blocks import Block, Cell, Figure, Table, Text, shown_in
 from .load import ReportData, prepare_report
-from .plots import all_figures
 from .repro import package_version
-from .robustness import NOTE, TITLE, robustness_table
-from .rows import item_rows
+from .summary import summary_table
 
 TEMPLATE = "report.html.j2"
+_CSS_SAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
 @cache
@@ -26,53 +30,91 @@ def _template() -> jinja2.Template:
     env = jinja2.Environment(
         autoescape=True,  # every string may come from a participant
         undefined=jinja2.StrictUndefined,
-        trim_blocks=False,
         keep_trailing_newline=True,
-    )
-    env.filters.update(
-        pct=fmt.pct,
-        ci=fmt.ci,
-        spct=fmt.signed_pct,
-        pval=fmt.pvalue,
-        ms=fmt.ms,
-        money=fmt.money,
-        pretty=lambda v: json.dumps(v, indent=2, sort_keys=True, default=str),
     )
     source = resources.files(__package__).joinpath(TEMPLATE).read_text(encoding="utf-8")
     return env.from_string(source)
 
 
-def _labels(report: ReportData) -> list[str]:
-    labels: list[str] = []
-    for p in report.participants:
-        labels += [k for k in p.get("per_label") or {} if k not in labels]
-    return labels
+def _css_name(text: str) -> str:
+    return _CSS_SAFE.sub("_", text) or "_"
+
+
+def _cells(table: Table) -> Table:
+    """The table with every cell a :class:`Cell` and CSS-safe row tags."""
+    rows = [[c if isinstance(c, Cell) else Cell(str(c)) for c in row] for row in table.rows]
+    tags = [[_css_name(t) for t in row] for row in table.row_tags]
+    return Table(table.columns, rows, table.numeric, table.caption, tags, table.filters, table.views)
+
+
+def _wrap(blocks: list[Block], key: str, css: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for i, b in enumerate(blocks, 1):
+        kind = "text" if isinstance(b, Text) else "figure" if isinstance(b, Figure) else "table"
+        bkey = f"{key}-{i}"
+        if isinstance(b, Figure):
+            uri = b.draw()
+            if uri:
+                out.append({"kind": kind, "block": {"uri": uri, "alt": b.alt}, "key": bkey})
+            continue
+        if isinstance(b, Table):
+            b = _cells(b)
+            for j, f in enumerate(b.filters, 1):
+                if f.tag:
+                    css.append(
+                        f"#f-{bkey}-{j}:checked ~ .scroll tbody tr:not(.{_css_name(f.tag)}) {{ display: none; }}"
+                    )
+        out.append({"kind": kind, "block": b, "key": bkey})
+    return out
+
+
+def _repro_rows(repro: Mapping[str, Any] | None) -> list[tuple[str, dict[str, Any]]]:
+    """Key/value rows; ``seed: null`` reads as the dataset order, not ``None``."""
+    if not repro:
+        return []
+    rows = []
+    for k, v in repro.items():
+        if k == "kind":
+            continue
+        if k == "seed" and v is None:
+            rows.append((k, {"text": "none (items in dataset order)", "pre": False}))
+        elif isinstance(v, (Mapping, list)):
+            rows.append((k, {"text": json.dumps(v, indent=2, sort_keys=True, default=str), "pre": True}))
+        else:
+            rows.append((k, {"text": "–" if v is None else str(v), "pre": False}))
+    return rows
+
+
+def _dataset(report: ReportData) -> Mapping[str, Any] | None:
+    return next((p["dataset"] for p in report.participants if isinstance(p.get("dataset"), Mapping)), None)
 
 
 def render_html(report: ReportData) -> str:
     """The whole report as one HTML document."""
-    dataset = next((p["dataset"] for p in report.participants if isinstance(p.get("dataset"), dict)), None)
-    rows = item_rows(report)
-    n_disagree = sum(r["disagree"] for r in rows)
-    title = "Assessment report" + (f" — {dataset.get('name')}" if dataset and dataset.get("name") else "")
+    decl = report.declaration
+    dataset = _dataset(report)
+    css: list[str] = []
+    sections = []
+    for section in decl.sections:
+        blocks = shown_in("html", report.section_blocks(section))
+        if blocks:
+            key = _css_name(section.id)
+            sections.append({"id": key, "title": section.title, "blocks": _wrap(blocks, key, css)})
+    title = f"{decl.title} assessment report" + (
+        f" — {dataset.get('name')}" if dataset and dataset.get("name") else ""
+    )
     return _template().render(
         title=title,
+        assessor=decl.assessor or "unknown",
         version=package_version() or "unknown",
         dataset=dataset,
-        participants=report.participants,
-        ids=report.ids,
-        labels=_labels(report),
-        kinds=sorted({k for p in report.participants for k in p.get("failures_by_kind") or {}}),
-        figures=all_figures(report),
-        pairs=report.comparison.get("pairs") or [],
-        rows=rows,
-        n_disagree=n_disagree,
-        n_wrong=sum(r["any_wrong"] for r in rows),
-        default_disagree=len(report.participants) > 1 and n_disagree > 0,
-        repro=report.reproducibility,
-        robustness=dict(zip(("header", "rows"), robustness_table(report.participants), strict=True)),
-        robustness_title=TITLE,
-        robustness_note=NOTE,
+        n_participants=len(report.participants),
+        summary_note=decl.summary_note,
+        notices=list(decl.notices(report.view)) if decl.notices else [],
+        summary=_cells(summary_table(report, ids=True)),
+        sections=sections,
+        filter_css=css,
+        repro=_repro_rows(report.reproducibility),
     )
 
 

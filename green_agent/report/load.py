@@ -1,15 +1,31 @@
-"""Reading a results file into the view every renderer works from."""
+"""Reading a results file into the view every renderer works from.
+
+Which assessor produced a participant part is looked up in the plugins' result declarations
+(:mod:`green_agent.plugins`); a shape no plugin declares gets a plain report of its score.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .compare import compare, is_participant_part
-from .metrics import summarize_items
+from green_agent.plugins import declaration_for
+from green_agent.protocol import Metric, ReportSection, ResultDeclaration, ResultView
+
+from .compare import is_participant_part
+
+GENERIC = ResultDeclaration(
+    assessor="",
+    title="Assessment",
+    part_schema={"type": "object", "required": ["role"]},
+    signature=frozenset({"role"}),
+    metrics=(Metric("score", "score", format="score", headline=True),),
+    units="parts",
+)
+"""For participant parts no installed plugin declares: the score only, never another assessor's view."""
 
 
 class ResultsError(ValueError):
@@ -20,16 +36,38 @@ class ResultsError(ValueError):
 class ReportData:
     """A results file, checked and completed, ready to render."""
 
-    participants: list[dict[str, Any]]
-    """Participant data parts (summary fields recomputed from ``items`` when absent)."""
-    comparison: dict[str, Any]
-    """The comparison part from the file, or one computed from the participants."""
-    ids: dict[str, str | None]
-    """Role -> AgentBeats id (None for local runs)."""
+    declaration: ResultDeclaration
+    """The result declaration of the assessor that produced the participant parts."""
+    view: ResultView
+    """Participant parts (completed), the other parts, and the AgentBeats ids."""
     reproducibility: dict[str, Any] | None
     """The first reproducibility block found (separate part or inside a participant part)."""
-    texts: Mapping[str, tuple[list[str], str]] = field(default_factory=dict)
-    """Item id -> (premises, conclusion) from the assessed dataset, when it is available here."""
+    _rendered: dict[str, Sequence[Any]] = field(default_factory=dict, compare=False, repr=False)
+
+    def section_blocks(self, section: ReportSection) -> Sequence[Any]:
+        """A section's blocks, rendered once per report (every view shows the same; figures draw lazily)."""
+        if section.id not in self._rendered:
+            try:
+                self._rendered[section.id] = section.render(self.view)
+            except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
+                # a hand-edited or foreign results file: say so in place, keep the rest of the report
+                from .blocks import Text
+
+                reason = f"{type(e).__name__}: {e}"[:200]
+                self._rendered[section.id] = [
+                    Text(f"This section could not be rendered from this file ({reason}).")
+                ]
+        return self._rendered[section.id]
+
+    @property
+    def participants(self) -> list[dict[str, Any]]:
+        """Participant parts in file order."""
+        return self.view.participants
+
+    @property
+    def ids(self) -> Mapping[str, str | None]:
+        """Role -> AgentBeats id (None for local runs)."""
+        return self.view.ids
 
     @property
     def roles(self) -> list[str]:
@@ -57,19 +95,24 @@ def read_results(path: Path) -> dict[str, Any]:
 def _check_part(i: int, part: Any) -> dict[str, Any]:
     if not isinstance(part, dict):
         raise ResultsError(f"results[{i}]: expected an object, got {type(part).__name__}")
-    items = part.get("items", [])
-    if not isinstance(items, list) or not all(isinstance(it, dict) for it in items):
-        raise ResultsError(f"results[{i}].items: expected a list of objects")
-    if is_participant_part(part) and "accuracy" not in part:
-        try:
-            part = {**summarize_items(items), **part}
-        except ValueError as e:
-            raise ResultsError(f"results[{i}]: {e}") from None
+    for key in ("items", "episodes"):
+        rows = part.get(key, [])
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise ResultsError(f"results[{i}].{key}: expected a list of objects")
     return part
 
 
+def _complete(i: int, part: dict[str, Any], declaration: ResultDeclaration) -> dict[str, Any]:
+    if declaration.complete is None:
+        return part
+    try:
+        return declaration.complete(part)
+    except ValueError as e:
+        raise ResultsError(f"results[{i}]: {e}") from None
+
+
 def prepare_report(results: Mapping[str, Any]) -> ReportData:
-    """Check the shape of a results document and complete it (summaries, comparison)."""
+    """Check the shape of a results document, find its assessor's declaration, complete the parts."""
     parts = results.get("results")
     if not isinstance(parts, list):
         raise ResultsError("'results' must be a list of data parts")
@@ -77,43 +120,25 @@ def prepare_report(results: Mapping[str, Any]) -> ReportData:
     if not isinstance(ids, dict):
         raise ResultsError("'participants' must map role -> AgentBeats id")
     checked = [_check_part(i, p) for i, p in enumerate(parts)]
-    participants = [p for p in checked if is_participant_part(p)]
-    if not participants:
+    first = next((p for p in checked if is_participant_part(p)), None)
+    if first is None:
         raise ResultsError("'results' holds no participant data part (an object with a 'role')")
-    comparison = next((p for p in checked if p.get("kind") == "comparison"), None)
-    if comparison is None or not isinstance(comparison.get("pairs"), list):
-        comparison = compare(participants)
-    repro = next((p for p in checked if p.get("kind") == "reproducibility"), None)
+    declaration = declaration_for(first) or GENERIC
+    participants, others = [], []
+    for i, part in enumerate(checked):
+        if is_participant_part(part) and (declaration is GENERIC or declaration.claims(part)):
+            participants.append(_complete(i, part, declaration))
+        else:
+            others.append(part)
+    repro = next((p for p in others if p.get("kind") == "reproducibility"), None)
     if repro is None:
         repro = next((p["reproducibility"] for p in participants if p.get("reproducibility")), None)
-    return ReportData(
+    view = ResultView(
         participants=participants,
-        comparison=comparison,
+        others=others,
         ids={str(p["role"]): ids.get(p["role"]) for p in participants},
-        reproducibility=repro,
-        texts=dataset_texts(participants),
     )
-
-
-def dataset_texts(participants: list[dict[str, Any]]) -> dict[str, tuple[list[str], str]]:
-    """Premises and conclusion per item id, read from the assessed dataset (results carry ids only).
-
-    Best effort: the dataset is looked up by its manifest name and used only if its sha256 matches
-    the one recorded in the results; otherwise the report shows ids alone.
-    """
-    info = next((p["dataset"] for p in participants if isinstance(p.get("dataset"), Mapping)), None)
-    if info is None or not info.get("name"):
-        return {}
-    from green_agent.datasets.items import DatasetError
-    from green_agent.datasets.manifest import resolve_dataset
-
-    try:
-        loaded = resolve_dataset(str(info["name"]), split=info.get("split"))
-    except (DatasetError, OSError, ValueError):
-        return {}
-    if info.get("sha256") and loaded.sha256 != info["sha256"]:
-        return {}
-    return {item.id: (list(item.premises), item.conclusion) for item in loaded.items}
+    return ReportData(declaration=declaration, view=view, reproducibility=repro)
 
 
 def load_report(path: Path) -> ReportData:

@@ -106,6 +106,8 @@ def check_item(item: FolioItem, prover: str = "z3", timeout_ms: int = 5000) -> I
     if item.premises_fol is None or item.conclusion_fol is None:
         missing = "conclusion" if item.premises_fol is not None else "premise"
         return done("not_checkable", error=f"the file has no {missing} FOL for this item")
+    if not item.premises_fol:
+        return done("unparsable", error="premises: empty FOL (the field is there but holds no formula)")
     try:
         empty = [i + 1 for i, f in enumerate(item.premises_fol) if not f.strip()]
         if empty:

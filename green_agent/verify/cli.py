@@ -18,13 +18,17 @@ statuses (one per item):
   agrees / disagrees  the prover's verdict is a label equal / not equal to the gold label
   inconsistent        the premises contradict each other
   unknown             the prover gave up (timeout or resource limit)
-  unparsable          a formula is empty or does not parse, even with lenient repairs
+  unparsable          a FOL field is empty, or a formula does not parse even with lenient repairs
   not checkable       the file has no FOL for the item (FOLIO v1 train has no conclusion FOL)
+
+DATA without any gold FOL (e.g. the cleaned CSV, whose FOL lives in FOLIO v2) is refused: name
+the manifest entry that joins the FOL to it with fol_from (folio verify folio-cleaned-validation).
 
 exit status:
   0  every item that has FOL was checked (disagreements and inconsistencies included)
-  1  some item could not be checked (unparsable, unknown, or an internal error)
-  2  bad input: unreadable file, wrong schema, bad option, or E requested but not installed
+  1  some item could not be checked (empty FOL field, unparsable, unknown, or an internal error)
+  2  bad input: unreadable file, wrong schema, bad option, E requested but not installed, or
+     DATA has no gold FOL at all
 
 --json OUT writes {"summary": {...}, "items": [{"id", "status", "parsed", "repairs", "verdict",
 "gold", "agrees", "time_ms", "error", "used_premises", "eprover_verdict"}, ...]}; "verdict" is null
@@ -97,6 +101,34 @@ def resolve_data(data: str) -> Path:
     return manifest.resolve_path(entry.path)
 
 
+def no_fol_message(path: Path) -> str:
+    """One line for a file without gold FOL, naming the manifest entry that joins FOL to it (``fol_from``)."""
+    from green_agent.datasets.items import DatasetError
+    from green_agent.datasets.manifest import load_manifest
+
+    message = f"{path} has no gold FOL to verify"
+    try:
+        manifest = load_manifest()
+        joined = [
+            e
+            for e in manifest.entries.values()
+            if e.fol_from and e.path and _same_file(manifest.resolve_path(e.path), path)
+        ]
+    except (DatasetError, OSError):
+        joined = []
+    if joined:
+        e = joined[0]
+        return f"{message}; use the manifest entry that joins it: folio verify {e.name} (fol_from = {e.fol_from!r})"
+    return f"{message}; give a file with premises-FOL/conclusion-FOL, or a manifest entry with fol_from"
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``folio verify``; returns the exit status."""
     from green_agent.datasets.items import DatasetError
@@ -114,6 +146,8 @@ def run(args: argparse.Namespace) -> int:
             items, digest, path = list(loaded.items), loaded.sha256, Path(loaded.path)
     except DatasetError as exc:
         return _fail(str(exc))
+    if items and all(it.premises_fol is None and it.conclusion_fol is None for it in items):
+        return _fail(no_fol_message(path))
     if args.prover in ("eprover", "both"):
         from green_agent.verify.eprover import EproverMissing, find_eprover
 

@@ -24,26 +24,10 @@ from green_agent.schemas import load_schema
 from tests.folio.conftest import parts_by_role, run_assessment
 from tests.support.participants import running_participant
 from tests.support.servers import running_app
+from tests.support.surface_cue import surface_cue_participant
 from white_agents.reference.server import create_app
 
 LEADERBOARD = Path(__file__).resolve().parents[2] / "scenarios" / "folio" / "leaderboard.json"
-CUE_IGNORES = {"it", "is", "not", "the", "case", "that", "a", "an", "does", "do"}
-"""Words the cue participant ignores: it keys on the conclusion's remaining words."""
-
-
-def cue_key(conclusion: str) -> frozenset[str]:
-    return frozenset(re.findall(r"[a-z0-9]+", conclusion.lower())) - CUE_IGNORES
-
-
-def surface_cue_participant(items: Any):
-    """Answers the label it memorised for a conclusion with the same words, else Uncertain."""
-    memory = {cue_key(it.conclusion): it.label for it in items}
-
-    def reply(text: str, data: Mapping[str, Any]) -> list[Any]:
-        label = memory.get(cue_key(str(data.get("conclusion", ""))), "Uncertain")
-        return [f"Answer: {label}", {"label": label}]
-
-    return reply
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +84,7 @@ def test_reference_consistent_surface_cue_not(variant_run, sample_items) -> None
     assert {frozenset(d) for d in seen} == {
         frozenset({"task", "id", "premises", "conclusion", "labels", "premises_fol", "conclusion_fol"})
     }
-    assert "cue robustness: consistency" in result.summary and "negate" in result.summary
+    assert "cue robustness: consistency" in result.summary and "McNemar p < 1e-8)" in result.summary
 
 
 def test_robustness_leaderboard_query_on_real_output(variant_run, tmp_path: Path, monkeypatch) -> None:
@@ -134,11 +118,12 @@ def test_reports_show_robustness(variant_run) -> None:
     block = parts_by_role(result)["cue"]["robustness"]
     rate, drop = block["per_variant"]["negate"], block["drop"]["negate"]
     expected = (
-        f"{100 * rate['accuracy']:.1f}% of {rate['total']} (drop {100 * drop['drop']:+.1f} pp, p &lt;0.001)"
+        f"{100 * rate['accuracy']:.1f}% of {rate['total']} (drop {100 * drop['drop']:+.1f} pp, p &lt; 1e-8)"
     )
     assert expected in cue_row
     html = render_html(report)
-    assert 'id="robustness"' in html and "100.0% of 64" in html
+    assert '<section id="robustness">' in html and "100.0% of 64" in html
+    assert "Accuracy per variant kind with Wilson 95% intervals" in html  # the chart
     console = Console(record=True, width=300)
     print_report(report, console)
     assert "Robustness to proved variants" in console.export_text()

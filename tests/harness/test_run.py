@@ -38,7 +38,8 @@ def test_full_run_writes_results_and_stops_every_agent(tmp_path: Path, fake_scen
     assert comparison == {"comparison": {"roles": ["alice", "bob"]}}
     # the final table and the run's other messages
     assert "Fake assessment of 2 participant(s)." in proc.stdout
-    assert re.search(r"alice\s+│\s+100\.0 / 100\s+│\s+1\.000 \[0\.200, 1\.000\]", proc.stdout)
+    # a shape no plugin declares: the score only (never another assessor's columns)
+    assert re.search(r"alice\s+│\s+100\.00\s+│", proc.stdout) and "accuracy" not in proc.stdout
     assert "(+ a data part with keys: comparison)" in proc.stdout
     assert f"Results written to {output}" in proc.stdout
     # --show-logs tees each agent's output, prefixed with its role
@@ -51,6 +52,9 @@ def test_full_run_writes_results_and_stops_every_agent(tmp_path: Path, fake_scen
         p for p in pids if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE
     ]
     assert not fake_scenario.live_processes()
+    # a successful run leaves no logs behind (nothing under the run dir, nothing in /tmp)
+    assert not (tmp_path / "runs" / "logs").exists()
+    assert "Agent logs kept" not in proc.stdout
 
 
 @pytest.mark.parametrize(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from green_agent.plugins import declaration_named, declarations
 from green_agent.report.html import write_html_report
 
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
@@ -26,21 +27,38 @@ def _run_chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str
     return subprocess.run(cmd, capture_output=True, text=True, timeout=90)
 
 
+def _other_sections(assessor: str) -> set[str]:
+    mine = {s.id for s in declaration_named(assessor).sections}
+    return {s.id for d in declarations() if d.assessor != assessor for s in d.sections} - mine
+
+
 @pytest.mark.slow
-def test_renders_offline(tmp_path: Path, results: dict[str, Any]) -> None:
-    html = tmp_path / "report.html"
+@pytest.mark.parametrize("scenario", ["folio", "anomaly"])
+def test_renders_offline_with_the_declared_sections(
+    tmp_path: Path, scenario: str, request: pytest.FixtureRequest
+) -> None:
+    results = request.getfixturevalue("variant_results" if scenario == "folio" else "anomaly_results")
+    html = tmp_path / f"{scenario}.html"
     write_html_report(results, html)
-    shot = tmp_path / "shot.png"
-    proc = _run_chromium(tmp_path, f"--screenshot={shot}", "--window-size=1280,2000", html.as_uri())
+    shot = tmp_path / f"{scenario}.png"
+    proc = _run_chromium(tmp_path, f"--screenshot={shot}", "--window-size=1280,2400", html.as_uri())
     assert shot.exists(), proc.stderr[-2000:]
+    if os.environ.get("REPORT_SCREENSHOT_DIR"):  # to look at them: REPORT_SCREENSHOT_DIR=/some/dir pytest ...
+        shutil.copy(shot, Path(os.environ["REPORT_SCREENSHOT_DIR"]) / shot.name)
     from matplotlib.image import imread
 
     pixels = imread(str(shot))
-    assert pixels.shape[:2] == (2000, 1280)
+    assert pixels.shape[:2] == (2400, 1280)
     colours = {tuple(px) for px in pixels[::4, ::4, :3].reshape(-1, 3).round(3).tolist()}
     assert len(colours) > 50, "screenshot looks blank"
 
     dom = _run_chromium(tmp_path, "--dump-dom", html.as_uri()).stdout
-    for section in ("summary", "per-label", "confusion", "failures", "latency", "comparison", "items"):
-        assert f'id="{section}"' in dom
-    assert "Paired comparison" in dom and "disagreements between agents" in dom
+    declared = declaration_named(scenario)
+    assert f'<meta name="assessor" content="{scenario}">' in dom
+    for section in ("summary", *(s.id for s in declared.sections)):
+        assert f'<section id="{section}">' in dom, section
+    for section in _other_sections(scenario):
+        assert f'<section id="{section}">' not in dom, section
+    for metric in declared.metrics:
+        assert metric.label in dom
+    assert "None" not in dom.replace("none (items in dataset order)", "")

@@ -59,7 +59,7 @@ def test_participant_text_is_escaped(tmp_path: Path, results: dict[str, Any]) ->
 
 
 def test_missing_texts_show_id(tmp_path: Path) -> None:
-    from green_agent.report.synthetic import make_results
+    from green_agent.folio.synthetic import make_results
 
     r = make_results(
         {"solo": (None, 0.8)}, n=5, texts=False, usage=False, with_comparison=False, with_repro=False
@@ -75,7 +75,12 @@ def test_recomputes_summary_and_comparison() -> None:
     report = prepare_report({"participants": {"a": None}, "results": [{"role": "a", "items": items},
                                                                        {"role": "b", "items": items}]})  # fmt: skip
     assert report.participants[0]["accuracy"] == 1.0
-    assert report.comparison["pairs"][0]["n"] == 1 and report.reproducibility is None
+    assert report.declaration.assessor == "folio" and report.reproducibility is None
+    from green_agent.folio.report_sections import comparison
+    from green_agent.report.blocks import Table
+
+    (table,) = [b for b in comparison(report.view) if isinstance(b, Table)]
+    assert table.rows[0][:3] == ["a", "b", "1"]
 
 
 @pytest.mark.parametrize(
@@ -133,8 +138,8 @@ def test_module_entry_point(tmp_path: Path) -> None:
 
 def test_item_texts_come_from_the_assessed_dataset() -> None:
     from green_agent.datasets.manifest import resolve_dataset
+    from green_agent.folio.report_items import item_rows
     from green_agent.report.load import prepare_report
-    from green_agent.report.rows import item_rows
 
     sample = resolve_dataset("folio-sample")
     first = sample.items[0]
@@ -149,9 +154,17 @@ def test_item_texts_come_from_the_assessed_dataset() -> None:
         "error": None,
     }
     part = {"kind": "participant", "role": "a", "items": [item], "dataset": sample.info()}
-    (row,) = item_rows(prepare_report({"participants": {"a": None}, "results": [part]}))
+    (row,) = item_rows(prepare_report({"participants": {"a": None}, "results": [part]}).participants)
     assert row["premises"] == list(first.premises) and row["conclusion"] == first.conclusion
 
     part["dataset"] = {**sample.info(), "sha256": "0" * 64}  # another version of the data: ids only
-    (row,) = item_rows(prepare_report({"participants": {"a": None}, "results": [part]}))
+    (row,) = item_rows(prepare_report({"participants": {"a": None}, "results": [part]}).participants)
     assert row["premises"] == [] and row["conclusion"] is None
+
+
+def test_help_documents_exit_codes() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "green_agent.report", "--help"], capture_output=True, text=True
+    )
+    assert proc.returncode == 0 and "exit status" in proc.stdout
+    assert "0  the report was printed" in proc.stdout and "2  bad input" in proc.stdout

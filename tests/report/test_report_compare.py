@@ -84,3 +84,12 @@ def test_failures_count_as_wrong_in_pairs() -> None:
     pb = part("B", {"x": True})
     pb["items"][0] |= {"status": "timeout", "predicted": None, "correct": False}
     assert compare_pair(pa, pb)["only_a"] == 1
+
+
+def test_tiny_p_value_is_kept_and_shown_as_a_bound() -> None:
+    from green_agent.report.fmt import pvalue
+
+    a, b = table(20, 0, 40, 7)
+    p = compare_pair(part("A", a), part("B", b))["mcnemar_p"]
+    assert 0 < p < 1e-8  # rounding to fixed decimals once turned this into 0
+    assert pvalue(p) == "< 1e-8" and pvalue(2.4e-5) == "2.4e-05" and pvalue(0.0312) == "0.031"

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from green_agent.report.synthetic import make_results
+from green_agent.folio.synthetic import make_results
 
 duckdb = pytest.importorskip("duckdb", reason="duckdb is a dev dependency (pip install duckdb)")
 
@@ -47,10 +47,11 @@ def run(sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
 
 def test_every_query_has_id_first(results_dir: Path) -> None:
     for name, sql in queries().items():
-        if name == "robustness":
-            continue  # needs runs with variants: tests/folio/test_variants_assessment.py runs it on real output
         cols, rows = run(sql)
         assert cols[0] == "id", name
+        if name == "robustness":  # runs with variants only: tests/leaderboard runs it on real variant runs
+            assert rows == [], "runs without variants are not on the robustness board"
+            continue
         assert rows, name
         assert {r[0] for r in rows} <= {"uuid-cot", "uuid-ref", "uuid-af"}, name
 
@@ -88,3 +89,26 @@ def test_cost_per_correct_only_where_usage(results_dir: Path) -> None:
     assert "uuid-af" not in ids and "uuid-ref" in ids
     d = dict(zip(cols, rows[0], strict=True))
     assert d["cost_per_correct_usd"] == pytest.approx(d["cost_usd"] / d["correct"], rel=0.02)
+
+
+def test_generated_rankings_keep_each_assessor_to_its_own_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, anomaly_results: dict[str, Any]
+) -> None:
+    from green_agent.plugins import declaration_named
+    from green_agent.report.leaderboard import ranking_query
+
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "anomaly.json").write_text(json.dumps(anomaly_results))
+    folio = make_results({"cot": ("uuid-cot", 0.7)}, n=30, seed=5)
+    (tmp_path / "results" / "folio.json").write_text(json.dumps(folio))
+    monkeypatch.chdir(tmp_path)
+
+    cols, rows = run(ranking_query(declaration_named("anomaly"))["query"])
+    assert cols[:4] == ["id", "f1", "f1_ci95_low", "f1_ci95_high"]
+    (baseline,) = [p for p in anomaly_results["results"] if p["role"] == "baseline"]
+    assert [r[0] for r in rows] == ["uuid-baseline"]  # garbage has no AgentBeats id; FOLIO rows never appear
+    assert rows[0][1] == pytest.approx(baseline["f1"]) and rows[0][2] <= rows[0][1] <= rows[0][3]
+
+    cols, rows = run(ranking_query(declaration_named("folio"))["query"])
+    assert [r[0] for r in rows] == ["uuid-cot"] and cols[1] == "accuracy"
+    assert rows[0][1] == pytest.approx(folio["results"][0]["accuracy"], abs=1e-4)

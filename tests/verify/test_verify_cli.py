@@ -147,6 +147,7 @@ def test_help_documents_exit_codes():
     proc = folio("verify", "--help")
     assert proc.returncode == 0
     assert "exit status" in proc.stdout and "1  some item could not be checked" in proc.stdout
+    assert "DATA has no gold FOL at all" in proc.stdout and "fol_from" in proc.stdout
 
 
 def test_dispatcher_without_subcommand_prints_help():
@@ -165,3 +166,50 @@ def test_manifest_names_are_accepted(tmp_path):
 
 def test_unknown_dataset_name_is_one_line():
     assert_one_line_error(folio("verify", "no-such-dataset"), 2, "no-such-dataset")
+
+
+def test_data_without_fol_is_refused_naming_the_fol_from_entry(tmp_path):
+    import csv
+    import os
+
+    rows = [{"premises": "A.\nB.", "conclusion": "C.", "label": "True"}]
+    with (tmp_path / "clean.csv").open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=["premises", "conclusion", "label"])
+        writer.writeheader()
+        writer.writerows(rows)
+    (tmp_path / "manifest.toml").write_text(
+        'data_dir = "."\n'
+        '[datasets.src]\npath = "sample.jsonl"\nformat = "sample"\nsplit = "validation"\n'
+        '[datasets.clean-with-fol]\npath = "clean.csv"\nformat = "cleaned-csv"\nsplit = "validation"\n'
+        'fol_from = "src"\n',
+        encoding="utf-8",
+    )
+    env = {**os.environ, "AGENTBEATS_MANIFEST": str(tmp_path / "manifest.toml")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "green_agent.folio_cli", "verify", str(tmp_path / "clean.csv")],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env=env, check=False,
+    )  # fmt: skip
+    assert_one_line_error(proc, 2, "has no gold FOL", "folio verify clean-with-fol", "fol_from = 'src'")
+    # a file no manifest entry joins FOL to still gets a one-line refusal
+    other = tmp_path / "other.csv"
+    other.write_bytes((tmp_path / "clean.csv").read_bytes())
+    assert_one_line_error(folio("verify", str(other)), 2, "has no gold FOL", "fol_from")
+
+
+def test_empty_premises_fol_field_is_flagged(tmp_path):
+    record = {"example_id": 7, "story_id": 1, "premises": "A.", "conclusion": "C.", "label": "True",
+              "premises-FOL": "", "conclusion-FOL": "Q(a)"}  # fmt: skip
+    data = tmp_path / "empty.jsonl"
+    data.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    out = tmp_path / "empty.json"
+    proc = folio("verify", str(data), "--quiet", "--json", str(out))
+    assert proc.returncode == 1, proc.stderr
+    (item,) = json.loads(out.read_text(encoding="utf-8"))["items"]
+    assert item["status"] == "unparsable" and "premises: empty FOL" in item["error"]
+
+
+def test_diff_help_documents_exit_codes():
+    proc = folio("diff", "--help")
+    text = " ".join(proc.stdout.split())
+    assert proc.returncode == 0 and "exit status" in text
+    assert "0 no differences" in text and "1 differences found" in text and "2 bad input" in text

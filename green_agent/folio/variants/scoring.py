@@ -44,7 +44,7 @@ def _drop(per_source: Mapping[str, Mapping[str, bool]], kind: str) -> dict[str, 
         "only_original": only_original,
         "only_variant": only_variant,
         "drop": round((original - variant) / n, _DIGITS) if n else None,
-        "mcnemar_p": round(mcnemar_exact(only_original, only_variant), _DIGITS),
+        "mcnemar_p": float(f"{mcnemar_exact(only_original, only_variant):.12g}"),  # a tiny p is never 0
     }
 
 
@@ -89,18 +89,3 @@ def annotate_items(items: Sequence[dict[str, Any]], variants: VariantSet) -> Non
         if variant is not None:
             item["source_id"] = variant.source_id
             item["variant"] = variant.kind
-
-
-def robustness_line(role: str, block: Mapping[str, Any]) -> str:
-    """One line of the human summary: consistency, then each kind's accuracy and drop."""
-    parts = [
-        f"{role} robustness: consistency {100 * block['consistency']:.1f}% "
-        f"({block['consistent']}/{block['sources']} sources right in every variant)"
-    ]
-    for kind, rate in block["per_variant"].items():
-        text = f"{kind} {100 * rate['accuracy']:.1f}% of {rate['total']}"
-        drop = block["drop"].get(kind)
-        if drop and drop["drop"] is not None:
-            text += f" (drop {100 * drop['drop']:+.1f} points, McNemar p = {drop['mcnemar_p']:.3g})"
-        parts.append(text)
-    return "; ".join(parts)

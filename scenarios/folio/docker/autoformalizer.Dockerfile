@@ -1,11 +1,11 @@
 # Auto-formalization white agent (Z3Py in the sandbox, or --mode fol). Model and key at run time:
-# -e LLM_MODEL=gemini/gemini-2.5-flash -e GEMINI_API_KEY=...  Extra flags go after the image name, e.g.
-# docker run IMAGE --host 0.0.0.0 --port 9009 --mode z3py --max-repairs 3
-# AgentBeats contract: linux/amd64, curl for health checks, hash-locked dependencies, non-root user,
-# no secrets in the image; ENTRYPOINT + CMD so `--host --port --card-url` pass through.
-# Build from the repository root:
+#   -e LLM_MODEL=gemini/gemini-2.5-flash -e LLM_API_KEY=...   Extra flags go after the image name.
+# Build from the repository root (the images are linux/amd64, as AgentBeats runs them):
 #   docker build --platform linux/amd64 -f scenarios/folio/docker/autoformalizer.Dockerfile -t agentified-autoformalizer .
-FROM --platform=linux/amd64 python:3.11-slim
+# Runs as uid 10001 in a root-owned /app; the only writable place it needs is its home and /tmp.
+# The health check fetches the agent card on $AGENT_PORT, which is also the default --port.
+# Amber runs the image with the full command from scenarios/folio/amber/autoformalizer.json5.
+FROM python:3.11.16-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -13,23 +13,26 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     LITELLM_LOCAL_MODEL_COST_MAP=True
 
+# bubblewrap gives the Z3Py sandbox its own namespaces (docs/sandbox.md); pinned to bookworm's build.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends curl \
+    && apt-get install -y --no-install-recommends bubblewrap=0.8.0-2+deb12u1 \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
 COPY requirements-llm.lock ./
-RUN pip install --require-hashes --no-deps -r requirements-llm.lock
+RUN pip install --no-cache-dir --require-hashes --no-deps -r requirements-llm.lock
 COPY pyproject.toml README.md LICENSE ./
 COPY green_agent ./green_agent
 COPY white_agents ./white_agents
 COPY scenarios ./scenarios
-RUN pip install --no-deps . \
-    && useradd --create-home --uid 10001 agent
+RUN pip install --no-cache-dir --no-deps . \
+    && rm -rf build ./*.egg-info \
+    && useradd --no-log-init --create-home --uid 10001 --user-group agent
 
-USER agent
+USER 10001:10001
+ENV AGENT_PORT=9009
 EXPOSE 9009
-HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
-    CMD curl -fsS http://127.0.0.1:9009/.well-known/agent-card.json > /dev/null || exit 1
+HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["python", "-m", "green_agent.healthcheck"]
 ENTRYPOINT ["python", "-m", "white_agents.autoformalizer"]
-CMD ["--host", "0.0.0.0", "--port", "9009"]
+CMD ["--host", "0.0.0.0"]

@@ -1,9 +1,10 @@
-# Reference white agent (decides from the gold FOL the assessor exposes; no LLM).
-# AgentBeats contract: linux/amd64, curl for health checks, hash-locked dependencies, non-root user,
-# no secrets in the image; ENTRYPOINT + CMD so `--host --port --card-url` pass through.
-# Build from the repository root:
+# Reference white agent: decides from the gold FOL the assessor exposes (no LLM, no key).
+# Build from the repository root (the images are linux/amd64, as AgentBeats runs them):
 #   docker build --platform linux/amd64 -f scenarios/folio/docker/reference.Dockerfile -t agentified-reference .
-FROM --platform=linux/amd64 python:3.11-slim
+# Runs as uid 10001 in a root-owned /app; the only writable place it needs is its home and /tmp.
+# The health check fetches the agent card on $AGENT_PORT, which is also the default --port.
+# Amber runs the image with the full command from scenarios/folio/amber/reference.json5.
+FROM python:3.11.16-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -11,23 +12,21 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     LITELLM_LOCAL_MODEL_COST_MAP=True
 
-RUN apt-get update \
-    && apt-get install -y --no-install-recommends curl \
-    && rm -rf /var/lib/apt/lists/*
-
 WORKDIR /app
 COPY requirements-runtime.lock ./
-RUN pip install --require-hashes --no-deps -r requirements-runtime.lock
+RUN pip install --no-cache-dir --require-hashes --no-deps -r requirements-runtime.lock
 COPY pyproject.toml README.md LICENSE ./
 COPY green_agent ./green_agent
 COPY white_agents ./white_agents
 COPY scenarios ./scenarios
-RUN pip install --no-deps . \
-    && useradd --create-home --uid 10001 agent
+RUN pip install --no-cache-dir --no-deps . \
+    && rm -rf build ./*.egg-info \
+    && useradd --no-log-init --create-home --uid 10001 --user-group agent
 
-USER agent
+USER 10001:10001
+ENV AGENT_PORT=9009
 EXPOSE 9009
-HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
-    CMD curl -fsS http://127.0.0.1:9009/.well-known/agent-card.json > /dev/null || exit 1
+HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["python", "-m", "green_agent.healthcheck"]
 ENTRYPOINT ["python", "-m", "white_agents.reference"]
-CMD ["--host", "0.0.0.0", "--port", "9009"]
+CMD ["--host", "0.0.0.0"]

@@ -1,0 +1,110 @@
+"""What a FOLIO participant part looks like and how the report shows it (the plugin's result declaration).
+
+Add a summary column by adding a :class:`Metric` (a dotted path into the part); add a report
+section to ``SECTIONS`` in :mod:`green_agent.folio.report_sections`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from green_agent.datasets.items import LABELS
+from green_agent.folio.report_sections import SECTIONS
+from green_agent.protocol import FailureTally, Metric, ResultDeclaration, ResultView
+from green_agent.report import fmt
+from green_agent.report.metrics import summarize_items
+from green_agent.schemas import load_schema
+
+ASSESSOR = "folio"
+
+METRICS: tuple[Metric, ...] = (
+    Metric("accuracy", "accuracy", interval="accuracy_ci95", format="percent", headline=True),
+    Metric("correct", "correct", direction=None, of="total", headline=True),
+    Metric("coverage", "coverage", format="percent", headline=True),
+    Metric("accuracy_answered", "acc. on answered", interval="accuracy_answered_ci95", format="percent"),
+    Metric("incorrect", "incorrect", direction="lower", format="count"),
+    Metric("timeout", "timeout", direction="lower", format="count"),
+    Metric("runtime_error", "runtime error", direction="lower", format="count"),
+    Metric("parse_error", "parse error", direction="lower", format="count"),
+    Metric("latency_ms.p50", "latency p50", direction="lower", format="ms"),
+    Metric("latency_ms.p95", "p95", direction="lower", format="ms"),
+    Metric("usage.cost_per_correct", "cost / correct", direction="lower", format="money"),
+)
+
+
+def part_schema() -> dict[str, Any]:
+    """The participant part's JSON Schema (from the shipped result schema)."""
+    full = load_schema("folio-result")
+    return {"$schema": full["$schema"], "$defs": full["$defs"], "$ref": "#/$defs/participant"}
+
+
+def failures(part: Mapping[str, Any]) -> FailureTally:
+    """Failed items per ``status (kind)`` with the most frequent error of each."""
+    items = part.get("items") or []
+    kinds: Counter[str] = Counter()
+    errors: dict[str, Counter[str]] = {}
+    for it in items:
+        if it.get("status", "ok") == "ok":
+            continue
+        kind = str(it.get("status")) + (f" ({it['kind']})" if it.get("kind") else "")
+        kinds[kind] += 1
+        errors.setdefault(kind, Counter())[str(it.get("error") or "")] += 1
+    return FailureTally(
+        total=len(items),
+        failed=sum(kinds.values()),
+        by_kind=dict(kinds.most_common()),
+        examples={k: c.most_common(1)[0][0] for k, c in errors.items()},
+    )
+
+
+def hint(kind: str, error: str) -> str | None:
+    """Advice for the most common failure of a participant."""
+    text = error.lower()
+    if "premises_fol" in text or "gold fol" in text:
+        return "the reference agent needs gold FOL: set expose_fol = true in the scenario's [config]"
+    if kind.startswith("timeout"):
+        return (
+            "no reply within timeout_s: raise timeout_s in [config] or look at the agent's log (--keep-logs)"
+        )
+    if kind.startswith("parse_error"):
+        return "replies carry no label: end with 'Answer: True|False|Uncertain' or send a data part {\"label\": ...}"
+    if "connection_refused" in kind:
+        return "nothing listens at the participant's endpoint: check its endpoint and cmd in the scenario"
+    return None
+
+
+def complete(part: dict[str, Any]) -> dict[str, Any]:
+    """Summary fields recomputed from ``items`` when a part carries items only."""
+    if "accuracy" in part:
+        return part
+    return {**summarize_items(part.get("items") or [], LABELS), **part}
+
+
+def notices(view: ResultView) -> list[str]:
+    """Say when answers were reused from an earlier, interrupted run of the same request."""
+    return [
+        f"{p['role']}: {p['resumed_items']} of {p.get('total')} items resumed from an earlier run's journal"
+        for p in view.participants
+        if fmt.is_num(p.get("resumed_items")) and p["resumed_items"] > 0
+    ]
+
+
+DECLARATION = ResultDeclaration(
+    assessor=ASSESSOR,
+    title="FOLIO",
+    part_schema=part_schema(),
+    signature=frozenset({"items"}),
+    metrics=METRICS,
+    sections=SECTIONS,
+    units="items",
+    failures=failures,
+    hint=hint,
+    complete=complete,
+    notices=notices,
+    summary_note=(
+        "Failures (timeouts, runtime errors, unparseable replies) count as wrong in accuracy; coverage is "
+        "the share of items answered and accuracy on answered ignores failures. Intervals are Wilson 95%."
+    ),
+)

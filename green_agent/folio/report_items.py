@@ -1,0 +1,143 @@
+"""The FOLIO report's item table: one row per item id, every participant's answer side by side."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from green_agent.protocol import ResultView
+from green_agent.report.blocks import DOCUMENTS, HTML, Block, Cell, Filter, Table
+from green_agent.report.metrics import item_correct
+
+MAX_MARKDOWN_ROWS = 50
+"""Disagreements listed in the Markdown report (the HTML report lists every item)."""
+
+
+def answer(item: Mapping[str, Any] | None) -> str:
+    """What a participant answered for an item: the label, or the failure status."""
+    if item is None:
+        return "not assessed"
+    if item.get("status") == "ok":
+        return str(item.get("predicted"))
+    return str(item.get("status", "?")).replace("_", " ")
+
+
+def dataset_texts(participants: Sequence[Mapping[str, Any]]) -> dict[str, tuple[list[str], str]]:
+    """Premises and conclusion per item id, read from the assessed dataset (results carry ids only).
+
+    Best effort: the dataset is looked up by its manifest name and used only if its sha256 matches
+    the one recorded in the results; otherwise the report shows ids alone.
+    """
+    info = next((p["dataset"] for p in participants if isinstance(p.get("dataset"), Mapping)), None)
+    if info is None or not info.get("name"):
+        return {}
+    from green_agent.datasets.items import DatasetError
+    from green_agent.datasets.manifest import resolve_dataset
+
+    try:
+        loaded = resolve_dataset(str(info["name"]), split=info.get("split"))
+    except (DatasetError, OSError, ValueError):
+        return {}
+    if info.get("sha256") and loaded.sha256 != info["sha256"]:
+        return {}
+    return {item.id: (list(item.premises), item.conclusion) for item in loaded.items}
+
+
+def _texts(items: Sequence[Mapping[str, Any] | None]) -> tuple[list[str], str | None]:
+    for it in items:
+        if it is not None and (it.get("premises") or it.get("conclusion")):
+            raw = it.get("premises") or []
+            premises = [str(p) for p in raw] if isinstance(raw, list) else [str(raw)]
+            return premises, None if it.get("conclusion") is None else str(it["conclusion"])
+    return [], None
+
+
+def item_rows(participants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Rows in first-seen order: ``id, gold, premises, conclusion, items`` (one per participant or
+    None when it did not see the item) and flags ``disagree`` and ``any_wrong``."""
+    by_role = [{str(it.get("id")): it for it in p.get("items") or ()} for p in participants]
+    order: dict[str, None] = {}
+    for lookup in by_role:
+        order.update(dict.fromkeys(lookup))
+    texts: dict[str, tuple[list[str], str]] | None = None
+    rows = []
+    for item_id in order:
+        items = [lookup.get(item_id) for lookup in by_role]
+        seen = [it for it in items if it is not None]
+        premises, conclusion = _texts(items)
+        if not premises and conclusion is None:
+            texts = dataset_texts(participants) if texts is None else texts
+            premises, conclusion = texts.get(item_id, ([], None))
+        rows.append(
+            {
+                "id": item_id,
+                "gold": seen[0].get("gold"),
+                "premises": premises,
+                "conclusion": conclusion,
+                "items": items,
+                "disagree": len({answer(it) for it in seen}) > 1,
+                "any_wrong": any(not item_correct(it) for it in seen),
+            }
+        )
+    return rows
+
+
+def _answer_cell(item: Mapping[str, Any] | None) -> Cell:
+    if item is None:
+        return Cell("not assessed", tone="missing")
+    text = answer(item) + (f" ({item['kind']})" if item.get("kind") else "")
+    tone = "ok" if item_correct(item) else ("wrong" if item.get("status") == "ok" else "fail")
+    error = item.get("error")
+    return Cell(text, tone=tone, note=None if not error else str(error)[:300])
+
+
+def _problem_cell(row: Mapping[str, Any]) -> Cell:
+    premises, conclusion = row["premises"], row["conclusion"]
+    if not premises and not conclusion:
+        return Cell("text not in results", tone="missing")
+    summary = str(conclusion or premises[0])
+    summary = summary if len(summary) <= 90 else summary[:87] + "..."
+    lines = tuple(f"{k}. {p}" for k, p in enumerate(premises, 1))
+    return Cell(summary, details=lines + ((f"Conclusion: {conclusion}",) if conclusion else ()))
+
+
+def item_blocks(view: ResultView) -> list[Block]:
+    """The filterable item table (HTML) and the first disagreements (Markdown)."""
+    parts = view.participants
+    rows = item_rows(parts)
+    roles = [str(p["role"]) for p in parts]
+    n_disagree = sum(r["disagree"] for r in rows)
+    n_wrong = sum(r["any_wrong"] for r in rows)
+    disagree_first = len(parts) > 1 and n_disagree > 0
+    table = Table(
+        columns=["id", "problem", "gold", *roles],
+        rows=[
+            [Cell(r["id"]), _problem_cell(r), str(r["gold"]), *map(_answer_cell, r["items"])] for r in rows
+        ],
+        row_tags=[
+            [t for t, on in (("disagree", r["disagree"]), ("anywrong", r["any_wrong"])) if on] for r in rows
+        ],
+        filters=[
+            Filter("", f"all ({len(rows)})", default=not disagree_first),
+            Filter("disagree", f"disagreements between agents ({n_disagree})", default=disagree_first),
+            Filter("anywrong", f"some agent wrong or failed ({n_wrong})"),
+        ],
+        views=HTML,
+    )
+    blocks: list[Block] = [table]
+    if len(parts) > 1:
+        shown = [r for r in rows if r["disagree"]][:MAX_MARKDOWN_ROWS]
+        caption = f"Disagreements ({n_disagree})" + (
+            f", the first {MAX_MARKDOWN_ROWS} (all in the HTML report)"
+            if n_disagree > MAX_MARKDOWN_ROWS
+            else ""
+        )
+        blocks.append(
+            Table(
+                columns=["id", "gold", *roles],
+                rows=[[r["id"], str(r["gold"]), *(answer(it) for it in r["items"])] for r in shown],
+                caption=caption,
+                views=frozenset(DOCUMENTS - HTML),
+            )
+        )
+    return blocks

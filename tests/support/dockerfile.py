@@ -1,0 +1,70 @@
+"""Reading our Dockerfiles in tests: instructions with continuations joined, ENV, exec-form arrays."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Dockerfile:
+    path: Path
+    instructions: tuple[tuple[str, str], ...]
+    """(INSTRUCTION, arguments) in order, continuation lines joined, comments dropped."""
+
+    @classmethod
+    def read(cls, path: Path) -> Dockerfile:
+        joined: list[str] = []
+        pending = ""
+        for line in path.read_text().splitlines():
+            if line.lstrip().startswith("#") and not pending:
+                continue
+            if line.endswith("\\"):
+                pending += line[:-1] + " "
+                continue
+            if pending or line.strip():
+                joined.append(pending + line)
+            pending = ""
+        pairs = []
+        for text in joined:
+            word, _, rest = text.strip().partition(" ")
+            pairs.append((word.upper(), rest.strip()))
+        return cls(path, tuple(pairs))
+
+    def all(self, instruction: str) -> list[str]:
+        return [args for word, args in self.instructions if word == instruction]
+
+    def one(self, instruction: str) -> str:
+        found = self.all(instruction)
+        assert len(found) == 1, f"{self.path.name}: expected one {instruction}, found {len(found)}"
+        return found[0]
+
+    def exec_form(self, instruction: str) -> list[str]:
+        """The JSON array of an exec-form ENTRYPOINT/CMD (after any --flags for HEALTHCHECK CMD)."""
+        args = self.one(instruction)
+        return json.loads(args[args.index("[") :])
+
+    def env(self) -> dict[str, str]:
+        """Every ENV key=value, later ones winning."""
+        values: dict[str, str] = {}
+        for args in self.all("ENV"):
+            for token in shlex.split(args):
+                key, sep, value = token.partition("=")
+                assert sep, f"{self.path.name}: ENV without '=' ({token!r})"
+                values[key] = value
+        return values
+
+    def build_tag(self) -> str:
+        """The image name of the ``docker build ... -t NAME .`` line in the header comment."""
+        match = re.search(r"docker build .* -t (\S+) \.", self.path.read_text())
+        assert match, f"{self.path.name}: no 'docker build ... -t NAME .' line in the header"
+        return match.group(1)
+
+
+def all_dockerfiles() -> list[Path]:
+    return sorted(REPO.glob("scenarios/*/docker/*.Dockerfile"))
