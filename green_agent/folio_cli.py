@@ -16,6 +16,7 @@ from collections.abc import Sequence
 SUBCOMMANDS: tuple[str, ...] = (
     "green_agent.verify.cli",  # folio verify
     "green_agent.cleaning.cli",  # folio clean / review / diff
+    "green_agent.folio.variants.cli",  # folio variants
 )
 """Modules that contribute subcommands, in help order."""
 
@@ -32,7 +33,7 @@ def _load(module: str) -> object | None:
 def build_parser() -> argparse.ArgumentParser:
     """The ``folio`` parser with every available subcommand registered."""
     parser = argparse.ArgumentParser(
-        prog="folio", description="FOLIO dataset tools: verify, clean, review, diff."
+        prog="folio", description="FOLIO dataset tools: verify, clean, review, diff, variants."
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in SUBCOMMANDS:

@@ -14,6 +14,8 @@ from typing import Any
 
 from green_agent.datasets.items import LABELS
 from green_agent.folio.engine import ItemOutcome
+from green_agent.folio.variants import VariantSet
+from green_agent.folio.variants.scoring import annotate_items, robustness
 from green_agent.protocol import AssessmentResult
 from green_agent.report import summarize_items
 from green_agent.report.compare import compare
@@ -61,9 +63,13 @@ def participant_part(
     resumed: Set[str],
     resumed_from: str | None,
     reproducibility: Mapping[str, Any],
+    variants: VariantSet | None = None,
 ) -> dict[str, Any]:
-    """The flat data part of one participant; ``resumed`` holds the ids taken from ``resumed_from``."""
+    """The flat data part of one participant; ``resumed`` holds the ids taken from ``resumed_from``.
+    With ``variants``, items name their source and kind and a ``robustness`` block is added."""
     items = [result_item(o, resumed=o.id in resumed) for o in outcomes]
+    if variants is not None:
+        annotate_items(items, variants)
     part: dict[str, Any] = {"kind": "participant", "assessor": "folio", "role": role}
     part.update(summarize_items(items, LABELS))
     part["time_used"] = round(time_used, 3)
@@ -75,6 +81,8 @@ def participant_part(
     llm = participant_llm(role, outcomes, reproducibility)
     if llm is not None:
         part["llm"] = llm
+    if variants is not None:
+        part["robustness"] = robustness(items, variants)
     return part
 
 
@@ -113,6 +121,21 @@ def _p(p: float) -> str:
     return text if text.startswith("<") else f"= {text}"
 
 
+def _robustness_line(role: str, block: Mapping[str, Any]) -> str:
+    """One line of the human summary: consistency, then each kind's accuracy and drop."""
+    parts = [
+        f"{role} robustness: consistency {100 * block['consistency']:.1f}% "
+        f"({block['consistent']}/{block['sources']} sources right in every variant)"
+    ]
+    for kind, rate in block["per_variant"].items():
+        text = f"{kind} {100 * rate['accuracy']:.1f}% of {rate['total']}"
+        drop = block["drop"].get(kind)
+        if drop and drop["drop"] is not None:
+            text += f" (drop {100 * drop['drop']:+.1f} points, McNemar p {_p(drop['mcnemar_p'])})"
+        parts.append(text)
+    return "; ".join(parts)
+
+
 def summary_text(
     parts: Sequence[Mapping[str, Any]], dataset: Mapping[str, Any], comparison: Mapping[str, Any] | None
 ) -> str:
@@ -122,6 +145,7 @@ def summary_text(
     ]
     lines += [f"- {_line(p)}" for p in parts]
     lines += [f"- {line}" for line in resume_lines(parts)]
+    lines += [f"- {_robustness_line(p['role'], p['robustness'])}" for p in parts if "robustness" in p]
     for pair in (comparison or {}).get("pairs", []):
         diff = pair.get("diff")
         lines.append(
@@ -140,6 +164,7 @@ def build_result(
     resumed: Mapping[str, Set[str]],
     resumed_from: str | None,
     reproducibility: Mapping[str, Any],
+    variants: VariantSet | None = None,
 ) -> AssessmentResult:
     """The whole artifact: summary plus parts (participants, then the comparison if ≥2)."""
     parts = [
@@ -151,6 +176,7 @@ def build_result(
             resumed=resumed.get(role, set()),
             resumed_from=resumed_from,
             reproducibility=reproducibility,
+            variants=variants,
         )
         for role, outs in outcomes.items()
     ]

@@ -53,6 +53,8 @@ class FolioConfig:
     across all shards; None assesses every item."""
     resume: bool = False
     """Continue the journal of an earlier identical run (same request, same agent cards)."""
+    variants: tuple[str, ...] = ("original",)
+    """Versions of each item sent: ``original`` and/or proved variants (``rename``, ``shuffle``, ...)."""
     data_dir: str | None = None
     """Root for ``{data_dir}`` manifest paths (overrides ``$AGENTBEATS_DATA_DIR``)."""
 
@@ -107,6 +109,8 @@ def parse_config(raw: Mapping[str, Any] | None) -> FolioConfig:
         value = raw.get(key, spec.get("default"))
         if isinstance(value, float) and value.is_integer() and "integer" in _types(spec):
             value = int(value)  # JSON numbers may arrive as floats
+        if isinstance(value, list):
+            value = tuple(value)
         values[key] = value
     config = FolioConfig(**values)
     if config.shard_index >= config.num_shards:

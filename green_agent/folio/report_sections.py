@@ -1,5 +1,5 @@
-"""The FOLIO report's sections: models and usage, per-label accuracy, confusion, failures, latency,
-comparison, items."""
+"""The FOLIO report's sections: models and usage, per-label accuracy, robustness to proved variants,
+confusion, failures, latency, comparison, items."""
 
 from __future__ import annotations
 
@@ -68,6 +68,58 @@ def _label_cell(s: Mapping[str, Any]) -> str:
         f"{fmt.plain(s.get('correct'))}/{fmt.plain(s.get('total'))} · {fmt.pct(s.get('accuracy'))} "
         f"{fmt.ci(s.get('accuracy_ci95'))}"
     )
+
+
+ROBUSTNESS_NOTE = (
+    "Runs with FOLIO variants (docs/variants.md). Accuracy per variant kind; drop = original minus variant "
+    "accuracy on the same source items, with McNemar's exact p; consistency = share of source items "
+    "answered right in every variant sent."
+)
+
+
+def robustness(view: ResultView) -> list[Block]:
+    """Consistency and each variant kind's accuracy and drop; dropped for runs without variants."""
+    parts = [p for p in view.participants if isinstance(p.get("robustness"), Mapping)]
+    if not parts:
+        return []
+    blocks = [p["robustness"] for p in parts]
+    kinds = list(dict.fromkeys(str(k) for b in blocks for k in b.get("kinds") or ()))
+    rates = [[(b.get("per_variant") or {}).get(k) or {} for k in kinds] for b in blocks]
+    series = [
+        plots.Series(
+            str(p["role"]),
+            [r.get("accuracy") or 0.0 for r in row],
+            [r.get("accuracy_ci95") or [r.get("accuracy") or 0.0] * 2 for r in row],
+        )
+        for p, row in zip(parts, rates, strict=True)
+    ]
+    figure = Figure(
+        lambda: plots.grouped_bars(kinds, series, "accuracy per variant kind (Wilson 95% CI)"),
+        "Accuracy per variant kind with Wilson 95% intervals",
+    )
+    header = ["role", "sources", "consistency", "95% CI", *kinds]
+    rows = [
+        [
+            str(p["role"]),
+            fmt.plain(b.get("sources")),
+            fmt.pct(b.get("consistency")),
+            fmt.ci(b.get("consistency_ci95")),
+            *(_variant_cell(b, k) for k in kinds),
+        ]
+        for p, b in zip(parts, blocks, strict=True)
+    ]
+    return [Text(ROBUSTNESS_NOTE), figure, Table(header, rows, numeric=frozenset(range(1, len(header))))]
+
+
+def _variant_cell(block: Mapping[str, Any], kind: str) -> str:
+    rate = (block.get("per_variant") or {}).get(kind)
+    if not rate:
+        return "–"
+    text = f"{fmt.pct(rate.get('accuracy'))} of {fmt.plain(rate.get('total'))}"
+    drop = (block.get("drop") or {}).get(kind)
+    if drop and fmt.is_num(drop.get("drop")):
+        text += f" (drop {fmt.signed_pct(drop['drop'])}, p {fmt.pvalue(drop.get('mcnemar_p'))})"
+    return text
 
 
 def confusion(view: ResultView) -> list[Block]:
@@ -167,6 +219,7 @@ def comparison(view: ResultView) -> list[Block]:
 SECTIONS: tuple[ReportSection, ...] = (
     MODELS_SECTION,
     ReportSection("per-label", "Accuracy per gold label", per_label),
+    ReportSection("robustness", "Robustness to proved variants", robustness),
     ReportSection("confusion", "Confusion matrices", confusion),
     ReportSection("failures", "Outcomes and failures", failures),
     ReportSection("latency", "Latency", latency),

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from green_agent.datasets.items import FolioItem
+from green_agent.folio.variants import Variant, VariantSet
+from green_agent.folio.variants.scoring import annotate_items, robustness
 from green_agent.report.compare import compare
 from green_agent.report.metrics import summarize_items
 from green_agent.report.repro import reproducibility_block
@@ -86,6 +89,23 @@ def participant_part(role: str, items: list[dict[str, Any]], dataset: Mapping[st
     }
 
 
+def variant_set(items: Sequence[Mapping[str, Any]], kinds: Sequence[str]) -> VariantSet:
+    """Items read as variants in turn: item ``i`` is kind ``kinds[i % k]`` of source ``i // k``."""
+    k = len(kinds)
+    variants = tuple(
+        Variant(FolioItem(it["id"], (), "", it["gold"]), f"source-{i // k:04d}", kinds[i % k])
+        for i, it in enumerate(items)
+    )
+    return VariantSet(tuple(kinds), 0, variants, -(-len(items) // k))
+
+
+def with_robustness(part: dict[str, Any], kinds: Sequence[str]) -> dict[str, Any]:
+    """``part`` as a run with FOLIO variants reports it: items annotated, a ``robustness`` block added."""
+    variants = variant_set(part["items"], kinds)
+    annotate_items(part["items"], variants)
+    return {**part, "robustness": robustness(part["items"], variants)}
+
+
 def make_results(
     agents: Mapping[str, tuple[str | None, float]],
     *,
@@ -94,17 +114,21 @@ def make_results(
     dataset: str = "folio-sample",
     with_comparison: bool = True,
     with_repro: bool = True,
+    variants: Sequence[str] = (),
     **item_options: Any,
 ) -> dict[str, Any]:
     """A results file ``{"participants": {role: id}, "results": [...]}``.
 
-    ``agents`` maps role -> (AgentBeats id, skill).
+    ``agents`` maps role -> (AgentBeats id, skill); with ``variants`` (kinds), the items are read as
+    variants of ``n / len(variants)`` sources and each part gets a ``robustness`` block.
     """
     ds = {"name": dataset, "split": "validation", "sha256": f"{seed:064x}", "n": n}
     parts: list[dict[str, Any]] = [
         participant_part(role, make_items(n, skill=skill, seed=seed * 1000 + k, **item_options), ds)
         for k, (role, (_, skill)) in enumerate(agents.items())
     ]
+    if variants:
+        parts = [with_robustness(p, variants) for p in parts]
     if with_repro:
         repro = reproducibility_block(
             dataset=ds,

@@ -162,6 +162,7 @@ async def test_journal_written_before_the_evidence_fields_still_resumes(tmp_path
         for i, record in enumerate(records):
             old = {k: v for k, v in record.items() if k not in ("evidence", "cancel", "model")}
             journal.append(old if i < 2 else {**old, "from_the_future": 1})
+        journal.close()  # appends are group-committed: durable once closed
         again = await run_assessment(tmp_path, {"p": url}, {"limit": 3, "resume": True})
     assert parts_by_role(again)["p"]["resumed_items"] == 2
     assert stats.requests == 3 + 1  # only the record with an unknown key is assessed again

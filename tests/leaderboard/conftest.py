@@ -59,6 +59,7 @@ FOREIGN_FILES: dict[str, Any] = {
                 "answered": 3,
                 "tp": "x",
                 "episodes_total": "?",
+                "robustness": {"sources": "all", "consistent": 2, "per_variant": {"negate": {"total": "x"}}},
             },
             "a string part",
             7,
@@ -81,6 +82,11 @@ FOREIGN_FILES: dict[str, Any] = {
                 "fp": 0,
                 "fn": 0,
                 "episodes_total": 1,
+                "robustness": {
+                    "sources": 2,
+                    "consistent": 5,
+                    "per_variant": {"original": {"total": 2, "correct": 2}},
+                },
             },
             {
                 "role": "other",
@@ -91,6 +97,7 @@ FOREIGN_FILES: dict[str, Any] = {
                 "fp": 0,
                 "fn": 0,
                 "episodes_total": -1,
+                "robustness": {"sources": -3, "consistent": -3},
             },
         ],
     },

@@ -10,14 +10,19 @@ from typing import Any
 import pytest
 
 from green_agent.datasets.manifest import resolve_dataset
+from green_agent.folio.variants import KINDS
 from tests.leaderboard.conftest import REPO, assess, rows, run_queries, workflow_merge, write_results
 from tests.support.participants import answers_for, running_participant
+from tests.support.surface_cue import surface_cue_participant
 
 LEADERBOARD = REPO / "scenarios" / "folio" / "leaderboard.json"
-GOLD = answers_for(resolve_dataset("folio-sample").items)
-IDS = {"good": "id-good", "priced": "id-priced", "naive": "id-naive", "green": "id-green"}
+GOLD_ITEMS = resolve_dataset("folio-sample").items
+GOLD = answers_for(GOLD_ITEMS)
+IDS = {"good": "id-good", "priced": "id-priced", "naive": "id-naive", "cue": "id-cue", "green": "id-green"}
 USAGE = {"prompt_tokens": 120, "completion_tokens": 30, "cost_usd": 0.0015}
 NUM_INSTANCES = 48
+VARIANTS = {"variants": list(KINDS), "seed": 7, "num_instances": 24}
+"""A run with every variant kind (docs/variants.md) on fewer instances: five items per source."""
 
 
 def priced(text: str, data: dict) -> list[Any]:
@@ -31,20 +36,29 @@ def priced(text: str, data: dict) -> list[Any]:
 @pytest.fixture(scope="module")
 def folio_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Real assessments: an unsharded harness-style run, a 3-shard run merged as the workflow does
-    (with num_instances), the same instances unsharded for reference, and runs that must not rank."""
+    (with num_instances), the same instances unsharded for reference, a 2-shard run with variants and its
+    unsharded twin, and runs that must not rank."""
     tmp = tmp_path_factory.mktemp("folio-leaderboard")
     with ExitStack() as stack:
         good = stack.enter_context(running_participant("correct", answers=GOLD))[0]
         cost = stack.enter_context(running_participant(priced))[0]
         naive = stack.enter_context(running_participant("label", label="True"))[0]
+        cue = stack.enter_context(running_participant(surface_cue_participant(GOLD_ITEMS)))[0]
         harness = assess("folio", tmp / "runs", {"good": good, "priced": cost}, {})
         pair = {"priced": cost, "naive": naive}
         shard_config = {"num_shards": 3, "num_instances": NUM_INSTANCES}
         shards = [assess("folio", tmp / "runs", pair, {**shard_config, "shard_index": i}) for i in range(3)]
         whole = assess("folio", tmp / "runs", pair, {"num_instances": NUM_INSTANCES})
+        varied = {"cue": cue, "naive": naive}
+        variant_shards = [
+            assess("folio", tmp / "runs", varied, {**VARIANTS, "num_shards": 2, "shard_index": i})
+            for i in range(2)
+        ]
+        variant_whole = assess("folio", tmp / "runs", varied, VARIANTS)
     files = {
         "harness-run": {"participants": {"good": "id-good", "priced": "id-priced"}, "results": harness},
         "sharded-run": workflow_merge(shards, IDS),
+        "variants-run": workflow_merge(variant_shards, IDS),
         "partial-run": workflow_merge(shards[:1], IDS, status="partial"),
         "failed-run": workflow_merge([], IDS, status="failed"),
         "local-run": {"participants": {"good": None}, "results": harness[:1]},
@@ -54,6 +68,7 @@ def folio_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "folder": folder,
         "harness": harness,
         "whole": {p["role"]: p for p in whole if p.get("kind") == "participant"},
+        "variant_whole": {p["role"]: p for p in variant_whole if p.get("kind") == "participant"},
     }
 
 
@@ -77,6 +92,8 @@ def test_every_query_ranks_our_runs_only_with_id_first(outputs: dict[str, dict[s
             ("id-priced", "harness-run"),
             ("id-priced", "sharded-run"),
             ("id-naive", "sharded-run"),
+            ("id-cue", "variants-run"),
+            ("id-naive", "variants-run"),
         }, name
         assert ranked, name
 
@@ -85,7 +102,9 @@ def test_a_sharded_run_is_one_row_per_agent_recomputed_from_the_sums(
     outputs: dict[str, dict[str, Any]], folio_runs: dict[str, Any]
 ) -> None:
     overall = rows(outputs["newest"], "Overall ranking")
-    assert len(overall) == 4  # harness: good, priced; sharded: priced, naive (partial, failed, local: none)
+    assert (
+        len(overall) == 6
+    )  # harness: good, priced; sharded and variants: two each (partial, failed, local: none)
     for role in ("priced", "naive"):
         row = next(r for r in overall if r["id"] == IDS[role] and r["run"] == "sharded-run")
         whole = folio_runs["whole"][role]  # the same 48 instances, assessed in one go
@@ -128,3 +147,27 @@ def test_cost_per_correct_answer_only_where_every_shard_reported_usage(
     assert sharded["correct"] == whole["correct"]
     assert sharded["prompt_tokens"] == USAGE["prompt_tokens"] * NUM_INSTANCES
     assert sharded["cost_per_correct_usd"] == pytest.approx(whole["usage"]["cost_per_correct"], abs=5e-7)
+
+
+def test_robustness_ranks_variant_runs_only_summing_their_shards(
+    outputs: dict[str, dict[str, Any]], folio_runs: dict[str, Any]
+) -> None:
+    board = rows(outputs["newest"], "robustness")
+    assert [(r["id"], r["run"]) for r in board] == [("id-cue", "variants-run"), ("id-naive", "variants-run")]
+    for row in board:
+        whole = folio_runs["variant_whole"][row["id"].removeprefix("id-")]["robustness"]
+        assert (row["sources"], row["shards"]) == (whole["sources"], 2) and row["sources"] == 24
+        assert row["consistency_pct"] == pytest.approx(100 * whole["consistency"], abs=0.051)
+        assert row["consistency_ci95_low"] == pytest.approx(100 * whole["consistency_ci95"][0], abs=0.051)
+        assert row["consistency_ci95_high"] == pytest.approx(100 * whole["consistency_ci95"][1], abs=0.051)
+        for kind in KINDS:
+            assert row[f"{kind}_pct"] == pytest.approx(
+                100 * whole["per_variant"][kind]["accuracy"], abs=0.051
+            )
+            if kind == "original":
+                continue
+            drop = whole["drop"][kind]
+            assert row[f"{kind}_drop_pts"] == pytest.approx(100 * drop["drop"], abs=0.051), kind
+            assert row[f"{kind}_mcnemar_p"] == pytest.approx(drop["mcnemar_p"], rel=1e-9), kind
+    cue = board[0]
+    assert cue["original_pct"] >= 90 and cue["negate_drop_pts"] > 30 and cue["negate_mcnemar_p"] < 0.01

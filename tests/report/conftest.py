@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from green_agent.folio.synthetic import make_results
+from green_agent.folio.variants import KINDS
 
 AGENTS = {"cot": ("uuid-cot", 0.7), "autoformalizer": ("uuid-af", 0.6), "reference": ("uuid-ref", 0.97)}
 
@@ -17,6 +18,12 @@ AGENTS = {"cot": ("uuid-cot", 0.7), "autoformalizer": ("uuid-af", 0.6), "referen
 def results() -> dict[str, Any]:
     """Three participants, 60 items, with comparison and reproducibility."""
     return make_results(AGENTS, n=60, seed=3)
+
+
+@pytest.fixture
+def variant_results() -> dict[str, Any]:
+    """The same, as a run with every FOLIO variant kind: 60 items from 12 sources, with robustness."""
+    return make_results(AGENTS, n=60, seed=3, variants=KINDS)
 
 
 @pytest.fixture

@@ -37,7 +37,7 @@ def _other_sections(assessor: str) -> set[str]:
 def test_renders_offline_with_the_declared_sections(
     tmp_path: Path, scenario: str, request: pytest.FixtureRequest
 ) -> None:
-    results = request.getfixturevalue("results" if scenario == "folio" else "anomaly_results")
+    results = request.getfixturevalue("variant_results" if scenario == "folio" else "anomaly_results")
     html = tmp_path / f"{scenario}.html"
     write_html_report(results, html)
     shot = tmp_path / f"{scenario}.png"
