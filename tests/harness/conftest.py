@@ -16,6 +16,27 @@ REPO = Path(__file__).resolve().parents[2]
 FAKE_ASSESSOR = "tests.harness.fake_assessor:create"
 
 
+def reference_scenario(tmp_path: Path, *, expose_fol: bool = True, limit: int = 4) -> Path:
+    """A scenario file: the green agent and the reference agent on free ports, on ``limit`` sample items."""
+    green, ref = free_port(), free_port()
+    path = tmp_path / "scenario.toml"
+    path.write_text(
+        f"""[green_agent]
+endpoint = "http://127.0.0.1:{green}"
+cmd = "python -m green_agent --port {green} --log-level warning"
+[[participants]]
+role = "reference"
+endpoint = "http://127.0.0.1:{ref}"
+cmd = "python -m white_agents.reference --port {ref}"
+[config]
+dataset = "folio-sample"
+limit = {limit}
+expose_fol = {"true" if expose_fol else "false"}
+"""
+    )
+    return path
+
+
 def harness_env(tmp_path: Path) -> dict[str, str]:
     """The harness's environment: unbuffered, journals in the test's temp dir."""
     return {**os.environ, "PYTHONUNBUFFERED": "1", "AGENTBEATS_RUN_DIR": str(tmp_path / "runs")}

@@ -7,36 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness.conftest import run_harness
-from tests.support.servers import free_port
+from tests.harness.conftest import reference_scenario, run_harness
 
 pytestmark = pytest.mark.slow
-
-
-def _folio_scenario(tmp_path: Path, *, expose_fol: bool) -> Path:
-    green, ref = free_port(), free_port()
-    path = tmp_path / "scenario.toml"
-    path.write_text(
-        f"""[green_agent]
-endpoint = "http://127.0.0.1:{green}"
-cmd = "python -m green_agent --port {green} --log-level warning"
-[[participants]]
-role = "reference"
-endpoint = "http://127.0.0.1:{ref}"
-cmd = "python -m white_agents.reference --port {ref}"
-[config]
-dataset = "folio-sample"
-limit = 4
-expose_fol = {"true" if expose_fol else "false"}
-"""
-    )
-    return path
 
 
 def test_reference_without_fol_gets_a_hint_and_exit_3(tmp_path: Path) -> None:
     output = tmp_path / "results.json"
     proc = run_harness(
-        tmp_path, "run", str(_folio_scenario(tmp_path, expose_fol=False)), "--output", str(output)
+        tmp_path, "run", str(reference_scenario(tmp_path, expose_fol=False)), "--output", str(output)
     )
     assert proc.returncode == 3, proc.stderr + proc.stdout
     assert "reference: 4/4 items failed with runtime_error" in proc.stdout
@@ -53,7 +32,7 @@ def test_reference_without_fol_gets_a_hint_and_exit_3(tmp_path: Path) -> None:
 
 def test_keep_logs_on_success(tmp_path: Path) -> None:
     output = tmp_path / "results.json"
-    scenario = _folio_scenario(tmp_path, expose_fol=True)
+    scenario = reference_scenario(tmp_path)
     proc = run_harness(tmp_path, "run", str(scenario), "--output", str(output), "--keep-logs")
     assert proc.returncode == 0, proc.stderr + proc.stdout
     assert "hint:" not in proc.stdout
@@ -78,7 +57,7 @@ def test_unwritable_run_dir_is_one_line(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("")
     env = {**harness_env(tmp_path), "AGENTBEATS_RUN_DIR": str(blocker)}
-    scenario = _folio_scenario(tmp_path, expose_fol=True)
+    scenario = reference_scenario(tmp_path)
     proc = subprocess.run(
         [sys.executable, "-m", "green_agent.harness", "run", str(scenario)],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=60,

@@ -9,34 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness.conftest import run_harness
-from tests.support.servers import free_port
+from tests.harness.conftest import reference_scenario, run_harness
 
 pytestmark = pytest.mark.slow
 
 
-def folio_scenario(tmp_path: Path) -> Path:
-    green, ref = free_port(), free_port()
-    path = tmp_path / "scenario.toml"
-    path.write_text(
-        f"""[green_agent]
-endpoint = "http://127.0.0.1:{green}"
-cmd = "python -m green_agent --port {green} --log-level warning"
-[[participants]]
-role = "reference"
-endpoint = "http://127.0.0.1:{ref}"
-cmd = "python -m white_agents.reference --port {ref}"
-[config]
-dataset = "folio-sample"
-limit = 4
-expose_fol = true
-"""
-    )
-    return path
-
-
 def test_resume_only_when_asked_and_always_visible(tmp_path: Path) -> None:
-    scenario = folio_scenario(tmp_path)
+    scenario = reference_scenario(tmp_path)
     out = tmp_path / "results.json"
 
     def run(*extra: str) -> tuple[str, dict]:
