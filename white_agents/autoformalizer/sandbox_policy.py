@@ -9,6 +9,7 @@ and the operating system. Passing this check does not make code safe.
 from __future__ import annotations
 
 import ast
+import threading
 from dataclasses import dataclass
 
 DEFAULT_ALLOWED: frozenset[str] = frozenset(
@@ -27,6 +28,17 @@ DEFAULT_ALLOWED: frozenset[str] = frozenset(
     }
 )
 """Top-level modules generated code may import by default."""
+
+_PARSE_LOCK = threading.Lock()
+
+
+def _parse(code: str, filename: str = "<unknown>") -> ast.Module:
+    """``ast.parse`` one call at a time: CPython 3.11's AST conversion keeps its recursion depth in
+    shared state, and parses racing in worker threads fail with ``SystemError: AST constructor
+    recursion depth mismatch`` (the sandbox is called from several threads at once)."""
+    with _PARSE_LOCK:
+        return ast.parse(code, filename=filename)
+
 
 ALWAYS_ALLOWED: frozenset[str] = frozenset({"__future__"})
 """Compiler directives, allowed whatever the allowlist says."""
@@ -149,7 +161,7 @@ def check_code(
 
     Raises SyntaxError (or ValueError for NUL bytes on Python < 3.12) when the code does not parse.
     """
-    tree = ast.parse(code, filename=filename)
+    tree = _parse(code, filename)
     found: list[Violation] = []
     allowed = allowed_imports | ALWAYS_ALLOWED
     leaked = LEAKED_MODULE_NAMES - allowed
@@ -169,7 +181,7 @@ def imported_modules(code: str) -> frozenset[str]:
     than a submodule, so a caller must tolerate ImportError for the ``a.b`` guesses.
     """
     names: set[str] = set()
-    for node in ast.walk(ast.parse(code)):
+    for node in ast.walk(_parse(code)):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
