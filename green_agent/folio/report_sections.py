@@ -24,6 +24,18 @@ OUTCOMES = (
 )
 
 
+def _accuracy_series(parts: list[dict[str, Any]], rows: list[list[dict[str, Any]]]) -> list[plots.Series]:
+    """One bar series per participant: each row's accuracies with their Wilson intervals."""
+    return [
+        plots.Series(
+            str(p["role"]),
+            [r.get("accuracy") or 0.0 for r in row],
+            [r.get("accuracy_ci95") or [r.get("accuracy") or 0.0] * 2 for r in row],
+        )
+        for p, row in zip(parts, rows, strict=True)
+    ]
+
+
 def label_order(parts: Sequence[Mapping[str, Any]]) -> list[str]:
     """FOLIO's labels in their fixed order, then any other gold or predicted label, sorted."""
     seen = {str(k) for p in parts for k in p.get("per_label") or {}}
@@ -44,14 +56,7 @@ def per_label(view: ResultView) -> list[Block]:
     parts = view.participants
     labels = [lab for lab in label_order(parts) if any(lab in (p.get("per_label") or {}) for p in parts)]
     stats = [[(p.get("per_label") or {}).get(lab) or {} for lab in labels] for p in parts]
-    series = [
-        plots.Series(
-            str(p["role"]),
-            [s.get("accuracy") or 0.0 for s in row],
-            [s.get("accuracy_ci95") or [s.get("accuracy") or 0.0] * 2 for s in row],
-        )
-        for p, row in zip(parts, stats, strict=True)
-    ]
+    series = _accuracy_series(parts, stats)
     figure = Figure(
         lambda: plots.grouped_bars(labels, series, "accuracy (Wilson 95% CI)"),
         "Per-label accuracy with Wilson 95% intervals",
@@ -85,14 +90,7 @@ def robustness(view: ResultView) -> list[Block]:
     blocks = [p["robustness"] for p in parts]
     kinds = list(dict.fromkeys(str(k) for b in blocks for k in b.get("kinds") or ()))
     rates = [[(b.get("per_variant") or {}).get(k) or {} for k in kinds] for b in blocks]
-    series = [
-        plots.Series(
-            str(p["role"]),
-            [r.get("accuracy") or 0.0 for r in row],
-            [r.get("accuracy_ci95") or [r.get("accuracy") or 0.0] * 2 for r in row],
-        )
-        for p, row in zip(parts, rates, strict=True)
-    ]
+    series = _accuracy_series(parts, rates)
     figure = Figure(
         lambda: plots.grouped_bars(kinds, series, "accuracy per variant kind (Wilson 95% CI)"),
         "Accuracy per variant kind with Wilson 95% intervals",
