@@ -1,4 +1,4 @@
-"""Per-participant summary of assessed items: the flat fields of DESIGN §3's participant data part.
+"""Per-participant summary of assessed items: the flat participant fields (docs/architecture.md, Results).
 
 ``summarize_items`` is pure: it takes the item dicts of a result and returns the query-friendly
 summary (the caller adds ``role``, ``dataset``, ``items`` and ``time_used``). A failure (timeout,
@@ -69,7 +69,7 @@ def _usage(items: Sequence[Mapping[str, Any]], correct: int) -> dict[str, Any] |
 def summarize_items(
     items: Sequence[Mapping[str, Any]], labels: Sequence[str] = ("True", "False", "Uncertain")
 ) -> dict[str, Any]:
-    """Summarise DESIGN §3 item dicts into the flat participant fields.
+    """Summarise result item dicts into the flat participant fields (docs/architecture.md, Results).
 
     Returns ``score`` (accuracy×100, 2 decimals), ``max_score``, ``accuracy`` and its Wilson 95%
     ``accuracy_ci95``, outcome counts, ``per_label`` (by gold label), ``confusion``
