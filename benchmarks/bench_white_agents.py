@@ -18,6 +18,8 @@ import argparse
 import asyncio
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +57,86 @@ async def _run(url: str, items: list[Any], concurrency: int) -> list[tuple[float
         return list(await asyncio.gather(*(one(it) for it in items)))
 
 
+HEADER = (
+    "agent",
+    "ok",
+    "e2e p50",
+    "e2e p95",
+    "agent p50",
+    "agent p95",
+    "sandbox p50",
+    "solver p50",
+    "tasks/s",
+)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One agent's figures: per-task times in ms (end to end, minus the LLM, sandbox, solver)."""
+
+    name: str
+    n: int
+    correct: int
+    totals: list[float]
+    agent_only: list[float]
+    sandbox: list[float]
+    solver: list[float]
+    wall: float
+
+
+def _agents(llm: Any) -> dict[str, Callable[[str], Any]]:
+    """Agent name -> app factory (``make(card_url)``), every agent on the same scripted model."""
+    from white_agents.autoformalizer.agent import AutoformalizerAgent
+    from white_agents.autoformalizer.agent import create_app as af_app
+    from white_agents.autoformalizer.fol_mode import FolMode
+    from white_agents.autoformalizer.z3py_mode import Z3PyMode
+    from white_agents.cot.agent import CotAgent
+    from white_agents.cot.agent import create_app as cot_app
+
+    return {
+        "cot": lambda url: cot_app(CotAgent(llm), url),
+        "autoformalizer z3py": lambda url: af_app(AutoformalizerAgent(llm, Z3PyMode()), url),
+        "autoformalizer fol": lambda url: af_app(AutoformalizerAgent(llm, FolMode()), url),
+    }
+
+
+def _measure(name: str, make: Callable[[str], Any], items: list[Any], concurrency: int) -> Row:
+    """Serve one agent, warm it up, then time every item."""
+    with serve(make) as url:
+        asyncio.run(_run(url, items[:2], 1))  # warm-up (first litellm call, first sandbox run)
+        start = time.perf_counter()
+        results = asyncio.run(_run(url, items, concurrency))
+        wall = time.perf_counter() - start
+    return Row(
+        name,
+        len(results),
+        sum(ok for _, _, ok in results),
+        [t for t, _, _ in results],
+        [t - times.get("llm", 0.0) for t, times, _ in results],
+        [times.get("sandbox", 0.0) for _, times, _ in results],
+        [times.get("solver", 0.0) for _, times, _ in results],
+        wall,
+    )
+
+
+def _print_table(rows: list[Row], n_items: int, concurrency: int) -> None:
+    print(f"\n{n_items} embedded-sample tasks per agent, concurrency {concurrency}, instant fake LLM")
+    print(f"{HEADER[0]:<22}" + "".join(f"{h:>12}" for h in HEADER[1:]))
+    for row in rows:
+        cells = [f"{row.correct}/{row.n}"]
+        for values, q in (
+            (row.totals, 0.5),
+            (row.totals, 0.95),
+            (row.agent_only, 0.5),
+            (row.agent_only, 0.95),
+            (row.sandbox, 0.5),
+            (row.solver, 0.5),
+        ):
+            cells.append(f"{_pct(values, q):.1f} ms")
+        cells.append(f"{row.n / row.wall:.1f}")
+        print(f"{row.name:<22}" + "".join(f"{c:>12}" for c in cells))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -65,65 +147,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    from white_agents.autoformalizer.agent import AutoformalizerAgent
-    from white_agents.autoformalizer.agent import create_app as af_app
-    from white_agents.autoformalizer.fol_mode import FolMode
-    from white_agents.autoformalizer.z3py_mode import Z3PyMode
     from white_agents.common.llm import LLMClient, load_litellm
-    from white_agents.cot.agent import CotAgent
-    from white_agents.cot.agent import create_app as cot_app
 
     t0 = time.perf_counter()
     load_litellm()
     print(f"litellm import: {time.perf_counter() - t0:.1f} s (once per agent process, at startup)")
     items = sample_items()[: args.items]
-    rows = []
     with fake_llm(default=oracle(items)) as fake:
-        llm = LLMClient(settings(fake))
-        agents = {
-            "cot": lambda url: cot_app(CotAgent(llm), url),
-            "autoformalizer z3py": lambda url: af_app(AutoformalizerAgent(llm, Z3PyMode()), url),
-            "autoformalizer fol": lambda url: af_app(AutoformalizerAgent(llm, FolMode()), url),
-        }
-        for name, make in agents.items():
-            with serve(make) as url:
-                asyncio.run(_run(url, items[:2], 1))  # warm-up (first litellm call, first sandbox run)
-                start = time.perf_counter()
-                results = asyncio.run(_run(url, items, args.concurrency))
-                wall = time.perf_counter() - start
-            totals = [t for t, _, _ in results]
-            agent_only = [t - times.get("llm", 0.0) for t, times, _ in results]
-            sandbox = [times.get("sandbox", 0.0) for _, times, _ in results]
-            solver = [times.get("solver", 0.0) for _, times, _ in results]
-            correct = sum(ok for _, _, ok in results)
-            rows.append((name, len(results), correct, totals, agent_only, sandbox, solver, wall))
-
-    print(f"\n{len(items)} embedded-sample tasks per agent, concurrency {args.concurrency}, instant fake LLM")
-    header = [
-        "agent",
-        "ok",
-        "e2e p50",
-        "e2e p95",
-        "agent p50",
-        "agent p95",
-        "sandbox p50",
-        "solver p50",
-        "tasks/s",
-    ]
-    print(f"{header[0]:<22}" + "".join(f"{h:>12}" for h in header[1:]))
-    for name, n, correct, totals, agent_only, sandbox, solver, wall in rows:
-        cells = [f"{correct}/{n}"]
-        for values, q in (
-            (totals, 0.5),
-            (totals, 0.95),
-            (agent_only, 0.5),
-            (agent_only, 0.95),
-            (sandbox, 0.5),
-            (solver, 0.5),
-        ):
-            cells.append(f"{_pct(values, q):.1f} ms")
-        cells.append(f"{n / wall:.1f}")
-        print(f"{name:<22}" + "".join(f"{c:>12}" for c in cells))
+        agents = _agents(LLMClient(settings(fake)))
+        rows = [_measure(name, make, items, args.concurrency) for name, make in agents.items()]
+    _print_table(rows, len(items), args.concurrency)
     return 0
 
 

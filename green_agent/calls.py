@@ -1,7 +1,7 @@
 """One budgeted call to a participant: time limit, retries for transport faults, outcome record.
 
 Every assessor sends its messages through :func:`call_participant`, so the failure taxonomy of
-DESIGN §3 is the same for every scenario: ``ok`` (a reply arrived), ``timeout`` (a budget was
+docs/architecture.md, Failures, holds for every scenario: ``ok`` (a reply came), ``timeout`` (a budget was
 spent: ``kind`` says which) or ``runtime_error`` (``kind`` from the transport). Only transport
 faults marked retryable are retried, with exponential backoff and full jitter; a participant's own
 failed or rejected task, a malformed reply or a timeout is final. When the time budget runs out the

@@ -2,7 +2,7 @@
 
 It resolves each participant's card once, picks streaming or not from the card, folds the reply
 stream (Task, status and artifact updates, or a plain Message) into one :class:`Reply`, caps the
-bytes read from the wire, and maps every failure to a :class:`TransportError` with a DESIGN §3 kind.
+bytes read, and maps every failure to a :class:`TransportError` with a kind (docs/architecture.md, Failures).
 Time budgets are the caller's job (``asyncio.timeout`` around :meth:`A2ATransport.send`).
 """
 
@@ -71,7 +71,7 @@ def cause_chain(exc: BaseException, limit: int = 10) -> list[BaseException]:
 
 
 def _classify(exc: BaseException) -> TransportError:
-    """Map an SDK/httpx exception chain to a DESIGN §3 runtime-error kind."""
+    """Map an SDK/httpx exception chain to a runtime-error kind (docs/architecture.md, Failures)."""
     for e in cause_chain(exc):
         if isinstance(e, ResponseTooLarge):
             return TransportError("response_too_large", str(e))

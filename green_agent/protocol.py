@@ -74,7 +74,7 @@ class Reply:
 class TransportError(Exception):
     """A participant could not be reached or answered with something that is not a valid reply.
 
-    ``kind`` is one of the runtime-error kinds of DESIGN §3 (``connection_refused``, ``http_status``,
+    ``kind``: a runtime-error kind of docs/architecture.md, Failures (``connection_refused``, ``http_status``,
     ``jsonrpc_error``, ``task_failed``, ``task_rejected``, ``invalid_response``, ``card_unavailable``,
     ``response_too_large``, ...). ``retryable`` marks transport faults worth a retry (never a
     participant's own failed/rejected task).

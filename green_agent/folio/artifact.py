@@ -1,4 +1,4 @@
-"""The ``Result`` artifact of a FOLIO assessment (DESIGN §3).
+"""The ``Result`` artifact of a FOLIO assessment (docs/architecture.md, Results).
 
 One human text summary, one flat data part per participant (summary fields from
 :func:`green_agent.report.summarize_items`, the dataset, the items, a reproducibility block) and,

@@ -22,7 +22,7 @@ SCHEMA_NAME = "folio-config"
 
 @dataclass(frozen=True)
 class FolioConfig:
-    """A validated FOLIO config (DESIGN §3); every field has the schema's default."""
+    """A validated FOLIO config (docs/architecture.md, Budgets); every field has the schema's default."""
 
     dataset: str = "folio-sample"
     """Manifest entry name or path to a FOLIO file."""

@@ -1,4 +1,4 @@
-"""A participant's reply -> one of True/False/Uncertain, or a reasoned parse error (DESIGN §3).
+"""A reply -> one of True/False/Uncertain, or a reasoned parse error (docs/architecture.md, Failures).
 
 Rules, first that applies decides (``rule`` names it):
 

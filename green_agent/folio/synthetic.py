@@ -75,7 +75,7 @@ def make_items(
 
 
 def participant_part(role: str, items: list[dict[str, Any]], dataset: Mapping[str, Any]) -> dict[str, Any]:
-    """A DESIGN §3 participant data part built from ``items``."""
+    """A participant data part (docs/architecture.md, Results) built from ``items``."""
     summary = summarize_items(items)
     time_used = sum(it["latency_ms"] or 0 for it in items) / 1000
     return {

@@ -1,4 +1,4 @@
-"""One FOLIO item as the message a participant receives (DESIGN §3).
+"""One FOLIO item as the message a participant receives (docs/architecture.md, Data flow).
 
 A text part a plain chat agent can answer (numbered premises, the conclusion, the answer
 instruction) and a data part for structured agents. Every task starts a fresh A2A context.

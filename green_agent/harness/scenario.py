@@ -1,4 +1,4 @@
-"""Scenario files (DESIGN §4): load, validate fully up-front, return frozen dataclasses.
+"""Scenario files (docs/harness.md, Scenario files): load, validate fully up-front, return frozen dataclasses.
 
 The harness never interprets ``[config]``: it is checked only for being JSON-representable and is
 sent verbatim as the request's ``config``. Every problem raises :class:`ScenarioError` with a

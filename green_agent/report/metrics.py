@@ -1,4 +1,4 @@
-"""Per-participant summary of assessed items: the flat fields of DESIGN §3's participant data part.
+"""Per-participant summary of assessed items: the flat participant fields (docs/architecture.md, Results).
 
 ``summarize_items`` is pure: it takes the item dicts of a result and returns the query-friendly
 summary (the caller adds ``role``, ``dataset``, ``items`` and ``time_used``). A failure (timeout,
@@ -9,6 +9,7 @@ separately through ``coverage`` and ``accuracy_answered``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .stats import percentile, wilson_interval
@@ -66,10 +67,66 @@ def _usage(items: Sequence[Mapping[str, Any]], correct: int) -> dict[str, Any] |
     }
 
 
+@dataclass
+class _Tally:
+    """Counts gathered in one pass over the items."""
+
+    counts: dict[str, int]
+    correct: int
+    gold_labels: list[str]
+    pred_columns: list[str]
+    failures_by_kind: dict[str, int]
+
+
+def _predicted(item: Mapping[str, Any]) -> str | None:
+    """The item's label as a confusion column: only an answered item has one."""
+    pred = item.get("predicted") if item.get("status") == "ok" else None
+    return None if pred is None else str(pred)
+
+
+def _tally(items: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> _Tally:
+    """Outcome counts, correct answers, failure kinds, and every gold/predicted label seen (in order)."""
+    tally = _Tally(dict.fromkeys(STATUSES, 0), 0, list(labels), [*labels, NONE_COLUMN], {})
+    for i, it in enumerate(items):
+        status = it.get("status")
+        if status not in tally.counts:
+            raise ValueError(f"item {it.get('id', i)!r}: unknown status {status!r}")
+        tally.counts[status] += 1
+        tally.correct += item_correct(it)
+        gold = str(it.get("gold"))
+        if gold not in tally.gold_labels:
+            tally.gold_labels.append(gold)
+        pred = _predicted(it)
+        if pred is not None and pred not in tally.pred_columns:
+            tally.pred_columns.insert(-1, pred)
+        if status != "ok":
+            kind = str(it.get("kind") or status)
+            tally.failures_by_kind[kind] = tally.failures_by_kind.get(kind, 0) + 1
+    return tally
+
+
+def _by_gold_label(
+    items: Sequence[Mapping[str, Any]], tally: _Tally
+) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, Any]]]:
+    """The confusion matrix (gold x predicted, ``none`` for no label) and per-gold-label accuracy."""
+    confusion = {g: dict.fromkeys(tally.pred_columns, 0) for g in tally.gold_labels}
+    per_label_counts = {g: [0, 0] for g in tally.gold_labels}
+    for it in items:
+        gold, pred = str(it.get("gold")), _predicted(it)
+        confusion[gold][NONE_COLUMN if pred is None else pred] += 1
+        per_label_counts[gold][0] += 1
+        per_label_counts[gold][1] += item_correct(it)
+    per_label = {
+        g: {"total": n, "correct": k, "accuracy": _ratio(k, n), "accuracy_ci95": _ci(k, n)}
+        for g, (n, k) in per_label_counts.items()
+    }
+    return confusion, per_label
+
+
 def summarize_items(
     items: Sequence[Mapping[str, Any]], labels: Sequence[str] = ("True", "False", "Uncertain")
 ) -> dict[str, Any]:
-    """Summarise DESIGN §3 item dicts into the flat participant fields.
+    """Summarise result item dicts into the flat participant fields (docs/architecture.md, Results).
 
     Returns ``score`` (accuracy×100, 2 decimals), ``max_score``, ``accuracy`` and its Wilson 95%
     ``accuracy_ci95``, outcome counts, ``per_label`` (by gold label), ``confusion``
@@ -77,61 +134,28 @@ def summarize_items(
     latency, ``answered``/``coverage``/``accuracy_answered``, ``failures_by_kind`` and, only when
     some item carries it, ``usage``. Raises ValueError on an unknown ``status``.
     """
-    counts = dict.fromkeys(STATUSES, 0)
-    gold_labels = list(labels)
-    pred_columns = [*labels, NONE_COLUMN]
-    failures_by_kind: dict[str, int] = {}
-    correct = 0
-    for i, it in enumerate(items):
-        status = it.get("status")
-        if status not in counts:
-            raise ValueError(f"item {it.get('id', i)!r}: unknown status {status!r}")
-        counts[status] += 1
-        correct += item_correct(it)
-        gold = str(it.get("gold"))
-        if gold not in gold_labels:
-            gold_labels.append(gold)
-        pred = it.get("predicted") if status == "ok" else None
-        if pred is not None and str(pred) not in pred_columns:
-            pred_columns.insert(-1, str(pred))
-        if status != "ok":
-            kind = it.get("kind") or status
-            failures_by_kind[str(kind)] = failures_by_kind.get(str(kind), 0) + 1
-
-    confusion = {g: dict.fromkeys(pred_columns, 0) for g in gold_labels}
-    per_label_counts = {g: [0, 0] for g in gold_labels}
-    for it in items:
-        gold = str(it.get("gold"))
-        pred = it.get("predicted") if it.get("status") == "ok" else None
-        confusion[gold][NONE_COLUMN if pred is None else str(pred)] += 1
-        per_label_counts[gold][0] += 1
-        per_label_counts[gold][1] += item_correct(it)
-
-    total = len(items)
-    answered = counts["ok"]
-    accuracy = _ratio(correct, total)
+    tally = _tally(items, labels)
+    confusion, per_label = _by_gold_label(items, tally)
+    total, correct, answered = len(items), tally.correct, tally.counts["ok"]
     summary: dict[str, Any] = {
         "score": round(100 * correct / total, 2) if total else 0.0,
         "max_score": 100,
-        "accuracy": accuracy,
+        "accuracy": _ratio(correct, total),
         "accuracy_ci95": _ci(correct, total),
         "total": total,
         "correct": correct,
         "incorrect": answered - correct,
-        "timeout": counts["timeout"],
-        "runtime_error": counts["runtime_error"],
-        "parse_error": counts["parse_error"],
+        "timeout": tally.counts["timeout"],
+        "runtime_error": tally.counts["runtime_error"],
+        "parse_error": tally.counts["parse_error"],
         "answered": answered,
         "coverage": _ratio(answered, total),
         "accuracy_answered": _ratio(correct, answered),
         "accuracy_answered_ci95": _ci(correct, answered),
-        "per_label": {
-            g: {"total": n, "correct": k, "accuracy": _ratio(k, n), "accuracy_ci95": _ci(k, n)}
-            for g, (n, k) in per_label_counts.items()
-        },
+        "per_label": per_label,
         "confusion": confusion,
         "latency_ms": _latency(items),
-        "failures_by_kind": dict(sorted(failures_by_kind.items())),
+        "failures_by_kind": dict(sorted(tally.failures_by_kind.items())),
     }
     usage = _usage(items, correct)
     if usage is not None:

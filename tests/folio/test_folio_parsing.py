@@ -1,4 +1,4 @@
-"""Answer parsing: each rule, its order, normalisation, and every ambiguity (DESIGN §3)."""
+"""Answer parsing: each rule, its order, normalisation, every ambiguity (docs/architecture.md, Failures)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The task message sent to participants (DESIGN §3)."""
+"""The task message sent to participants (docs/architecture.md, Data flow)."""
 
 from __future__ import annotations
 

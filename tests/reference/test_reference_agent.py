@@ -19,7 +19,7 @@ ITEMS = load_items(SAMPLE)
 
 
 def task_message(item, *, expose_fol: bool = True) -> OutboundMessage:
-    """A task built like DESIGN §3: numbered premises in text, a data part, FOL when exposed."""
+    """A task as in docs/architecture.md, Data flow: numbered premises, a data part, FOL when exposed."""
     numbered = "\n".join(f"{i}. {p}" for i, p in enumerate(item.premises, start=1))
     text = (
         f"Premises:\n{numbered}\n\nConclusion: {item.conclusion}\n\n"

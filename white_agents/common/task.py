@@ -1,7 +1,7 @@
 """The FOLIO task a white agent receives, and what it hands back (no A2A types here).
 
 A task arrives as a text part (always) and, from our assessor, a data part
-``{"task": "folio", "id", "premises", "conclusion", "labels"}`` (DESIGN §3), plus ``premises_fol`` /
+``{"task": "folio", "id", "premises", "conclusion", "labels"}`` (docs/architecture.md, Data flow) + ``premises_fol`` /
 ``conclusion_fol`` when the assessor exposes gold FOL. A chat-only client may send text alone; the
 agents then work from the text.
 """
