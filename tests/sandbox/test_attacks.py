@@ -185,7 +185,10 @@ def test_setsid_double_fork_orphan_is_dead_when_the_run_returns(tmp_path: Path, 
 def test_rewriting_another_runs_files(tmp_path: Path, isolation: str, policy: str):
     require(isolation)
     if isolation == "fallback" and policy == "off" and not ROOT:
-        pytest.skip("the fallback without root runs every program as the agent's uid (docs/sandbox.md)")
+        pytest.skip(
+            "the fallback without root runs every program as the agent's uid, so a concurrent run's files are "
+            "not contained (docs/sandbox.md); whether this attack wins the race against the victim is chance"
+        )
     attack = """
     import glob, os, time
     end = time.time() + 4
