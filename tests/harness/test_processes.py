@@ -37,6 +37,11 @@ cmd = {json.dumps(participant_cmd)}
     return path, green
 
 
+def this_process() -> str:
+    """How the harness names the test process when it holds a port."""
+    return f"pid {os.getpid()}, {Path(f'/proc/{os.getpid()}/comm').read_text().strip()}"
+
+
 def test_port_in_use_detection() -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -52,8 +57,7 @@ def test_the_listener_of_a_port_is_named_unless_it_is_ours() -> None:
         s.bind(("127.0.0.1", 0))
         s.listen()
         port = s.getsockname()[1]
-        name = Path(f"/proc/{os.getpid()}/comm").read_text().strip()
-        assert foreign_listener(port, None) == f"pid {os.getpid()}, {name}"
+        assert foreign_listener(port, None) == this_process()
         assert foreign_listener(port, os.getpid()) is None  # held by the process itself
         assert foreign_listener(port, os.getppid()) is None  # held by a descendant of it
     assert foreign_listener(port, None) is None  # nobody listens
@@ -78,7 +82,11 @@ def test_port_already_in_use_is_refused_before_starting_anything(tmp_path: Path)
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1
-    assert f"participant 'flaky': port {port} on 127.0.0.1 is already in use" in lines[0]
+    holder = this_process()
+    assert (
+        f"participant 'flaky': port {port} on 127.0.0.1 is already in use by another process ({holder})"
+        in lines[0]
+    )
     assert not processes_mentioning(marker) and not processes_mentioning(f"--port {green}")
 
 
@@ -170,9 +178,8 @@ def test_a_card_from_another_process_on_the_port_is_refused(tmp_path: Path, agen
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
     first = proc.stderr.splitlines()[0]
-    name = Path(f"/proc/{os.getpid()}/comm").read_text().strip()
     assert first.startswith(
         f"agentbeats: error: participant 'flaky': port {port} on 127.0.0.1 is already in use by another "
-        f"process (pid {os.getpid()}, {name}), not by the agent started here (log: "
+        f"process ({this_process()}), not by the agent started here (log: "
     ), proc.stderr
     assert_all_gone(processes_mentioning(f"--port {green}") + processes_mentioning(f"--port {port}"))
