@@ -40,7 +40,7 @@ def foreign_listener(port: int, started_pid: int | None) -> str | None:
 
     ``None`` when a process of ``started_pid`` listens there, nobody does, or it cannot be told (no
     ``/proc``, or a process of ours that hides its descriptors and may be the one). Otherwise
-    ``"pid N, NAME"``, or ``"a process of another user"`` when the listener's owner cannot be read.
+    ``"pid N, NAME"``, or ``"pid unknown, another user's"`` when its owner cannot be read.
     """
     inodes = _listening_inodes(port)
     if not inodes:
@@ -51,7 +51,7 @@ def foreign_listener(port: int, started_pid: int | None) -> str | None:
         return None
     if holders:
         return f"pid {holders[0]}, {_read(PROC / str(holders[0]) / 'comm').strip() or '?'}"
-    return None if hidden else "a process of another user"
+    return None if hidden else "pid unknown, another user's"
 
 
 def _listening_inodes(port: int) -> set[str]:
