@@ -29,9 +29,9 @@ paper: install
 	$(BIN)/agentbeats report results/paper.json --html results/paper.html --markdown results/paper.md
 	$(BIN)/python -m green_agent.paper results/paper.json
 
-# The a2a-sdk 0.3 peer for the interop tests lives in its own cached virtual environment.
+# The a2a-sdk 0.3 peer for the interop tests, hash-pinned (tests/interop/requirements-a2a03.txt), in its own cached venv.
 interop-venv:
-	$(BIN)/python -c "from tests.interop.conftest import ensure_a2a03; ensure_a2a03()"
+	$(BIN)/python -m tests.interop.a2a03
 
 # The oldest DuckDB the leaderboard queries support (1.1.x), hash-pinned, in its own cached venv.
 duckdb-venv:

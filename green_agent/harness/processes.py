@@ -12,7 +12,6 @@ import contextlib
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -24,6 +23,7 @@ from typing import IO
 
 import httpx
 
+from green_agent.harness.ports import foreign_listener, port_in_use
 from green_agent.harness.scenario import AgentSpec
 
 LOG_TAIL_LINES = 15
@@ -45,29 +45,14 @@ def agent_name(spec: AgentSpec) -> str:
     return "green agent" if spec.role == "green_agent" else f"participant {spec.role!r}"
 
 
-def port_in_use(host: str, port: int) -> bool:
-    """Whether something already listens on (or holds) ``host:port``."""
-    bind_host = "127.0.0.1" if host == "localhost" else host
-    family = socket.AF_INET6 if ":" in bind_host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((bind_host, port))
-        except OSError:
-            return True
-    connect_host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(bind_host, bind_host)
-    with socket.socket(family, socket.SOCK_STREAM) as s:
-        s.settimeout(0.2)
-        return s.connect_ex((connect_host, port)) == 0
-
-
 def check_ports(agents: Iterable[AgentSpec]) -> None:
     """Refuse to start when a local port we are about to serve on is taken."""
     for spec in agents:
         if spec.argv is not None and spec.is_local and port_in_use(spec.host, spec.port):
+            who = foreign_listener(spec.port, started_pid=None)
+            why = f"by another process ({who})" if who else "(another agent or an earlier run still running?)"
             raise AgentStartError(
-                f"{agent_name(spec)}: port {spec.port} on {spec.host} is already in use "
-                f"(another agent or an earlier run still running?)"
+                f"{agent_name(spec)}: port {spec.port} on {spec.host} is already in use {why}"
             )
 
 
@@ -174,6 +159,19 @@ class Supervisor:
             proc._tee.join(timeout=1)
         return AgentStartError(f"{agent_name(proc.spec)}: {what} (log: {proc.log_path})", tail(proc.log_path))
 
+    def port_taken(self, proc: AgentProcess) -> AgentStartError | None:
+        """An error if another process than ``proc``'s listens on its local port (it took the port after
+        the check, so a card there is not this agent's)."""
+        if not proc.spec.is_local:
+            return None
+        who = foreign_listener(proc.spec.port, proc.pid)
+        if who is None:
+            return None
+        where = f"port {proc.spec.port} on {proc.spec.host}"
+        return self.failure(
+            proc, f"{where} is already in use by another process ({who}), not by the agent started here"
+        )
+
     def wait_for_cards(self, agents: Sequence[AgentSpec], timeout_s: float) -> None:
         """Block until every agent serves its card; raise :class:`AgentStartError` naming the first that fails."""
         pending = list(agents)
@@ -183,12 +181,14 @@ class Supervisor:
                 for spec in list(pending):
                     proc = self.process_of(spec)
                     if proc is not None and proc.popen.poll() is not None:
-                        raise self.failure(
+                        raise self.port_taken(proc) or self.failure(
                             proc, f"exited with code {proc.popen.returncode} before serving its agent card"
                         )
                     with contextlib.suppress(httpx.HTTPError, ValueError):
                         response = (local if spec.is_local else remote).get(spec.card_url)
                         if response.status_code == 200 and isinstance(response.json(), dict):
+                            if proc is not None and (taken := self.port_taken(proc)) is not None:
+                                raise taken
                             pending.remove(spec)
                 if pending and time.monotonic() > deadline:
                     spec = pending[0]

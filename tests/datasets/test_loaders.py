@@ -81,9 +81,13 @@ def test_sha256_matches_provenance():
 
 
 def test_embedded_sample_loads_as_sample_and_auto():
-    if not SAMPLE.is_file():
-        pytest.skip("embedded sample not written yet")
-    assert load_items(SAMPLE, "sample") == load_items(SAMPLE)
+    items = load_items(SAMPLE, "sample")
+    assert items == load_items(SAMPLE)
+    # what scenarios/folio/data/README.md says of it: 64 problems, 13 stories, 22/21/21, with gold FOL
+    assert len(items) == len({i.id for i in items}) == 64
+    assert len({i.story_id for i in items}) == 13
+    assert Counter(i.label for i in items) == {"True": 22, "False": 21, "Uncertain": 21}
+    assert all(i.premises_fol and len(i.premises_fol) == len(i.premises) and i.conclusion_fol for i in items)
 
 
 def test_infer_split():

@@ -10,6 +10,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from green_agent.harness.scenario import load_scenario
 from tests.support.servers import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,6 +35,18 @@ limit = {limit}
 expose_fol = {"true" if expose_fol else "false"}
 """
     )
+    return path
+
+
+def default_scenario_copy(tmp_path: Path) -> Path:
+    """The repository's ``scenario.toml``, copied with its fixed ports (9009, 9019) moved to free ones."""
+    scenario = load_scenario(REPO / "scenario.toml")
+    text = scenario.path.read_text()
+    for agent in scenario.agents:
+        assert text.count(str(agent.port)) == 2, f"{agent.port} is expected in the endpoint and the cmd"
+        text = text.replace(str(agent.port), str(free_port()))
+    path = tmp_path / "scenario.toml"
+    path.write_text(text)
     return path
 
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -83,3 +86,33 @@ def wait_for(predicate, timeout_s: float = 20.0) -> bool:
             return True
         time.sleep(0.05)
     return predicate()
+
+
+class LoopbackListener:
+    """A TCP listener on the host's 127.0.0.1 that tells whether a connection arrived, and what it sent."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self.port: int = sock.getsockname()[1]
+
+    def received(self) -> bytes | None:
+        """The bytes of the oldest connection not yet taken (``None``: nobody connected)."""
+        self._sock.setblocking(False)
+        try:
+            connection, _ = self._sock.accept()
+        except BlockingIOError:
+            return None
+        with connection:
+            connection.settimeout(5)
+            chunks = []
+            while chunk := connection.recv(4096):
+                chunks.append(chunk)
+        return b"".join(chunks)
+
+
+@contextmanager
+def loopback_listener() -> Iterator[LoopbackListener]:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(4)
+        yield LoopbackListener(sock)

@@ -3,8 +3,9 @@ the policy on, under bubblewrap namespaces and under the forced fallback.
 
 With the policy on, every program here is refused by the static check before it runs (they all import
 ``os``, ``ctypes`` or ``socket``); the ``--policy off`` runs are what show that the OS layer holds. Where
-the fallback is documented not to hold (docs/sandbox.md, "What holds where"), that variant is skipped with
-the reason. These tests also run as an unprivileged user (test_unprivileged.py).
+the fallback is documented not to hold (docs/sandbox.md, "What holds where"), its variant asserts that
+documented limit: the attack gets through, so the table stays true. These tests also run as an
+unprivileged user (test_unprivileged.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +29,7 @@ from tests.sandbox.cli import (
     TAG_LINE,
     assert_policy_refused,
     cli_argv,
+    loopback_listener,
     program_file,
     require,
     run_cli,
@@ -37,40 +40,53 @@ from tests.sandbox.cli import (
 pytestmark = [pytest.mark.parametrize("isolation", ISOLATIONS), pytest.mark.parametrize("policy", POLICIES)]
 
 
-def not_in_fallback(isolation: str, policy: str, why: str) -> None:
+def run_attack(
+    tmp_path: Path, code: str, policy: str, isolation: str, *extra: str, env: dict[str, str] | None = None
+) -> dict[str, Any] | None:
+    """Run an attack through the CLI. With the policy on, check that the static check refused it before
+    it ran and return None; with the policy off (the OS layer alone) return the result."""
     require(isolation)
-    if isolation == "fallback" and policy == "off":
-        pytest.skip(f"the fallback does not contain this without the policy: {why} (docs/sandbox.md)")
+    result = run_cli(tmp_path, code, policy, isolation, *extra, env=env)
+    if policy == "on":
+        assert_policy_refused(result)
+        return None
+    return result
+
+
+def fallback_alone(isolation: str, policy: str) -> bool:
+    """The fallback without the policy: where docs/sandbox.md lists host files, /dev/shm, /tmp and path
+    sockets as not contained."""
+    return isolation == "fallback" and policy == "off"
 
 
 def test_os_system_reads_a_canary_outside(tmp_path: Path, open_dir: Path, isolation: str, policy: str):
-    not_in_fallback(isolation, policy, "host files readable by the child's uid stay readable")
     canary = open_dir / "canary.txt"
     canary.write_text("CANARY-" + uuid.uuid4().hex)
     canary.chmod(0o644)
     code = f"import os\nos.system('cat {canary}; ls {open_dir}')\nprint(open({str(canary)!r}).read())\n"
-    result = run_cli(tmp_path, code, policy, isolation)
-    assert canary.read_text() not in result["stdout"] + result["stderr"]
-    if policy == "on":
-        assert_policy_refused(result)
+    result = run_attack(tmp_path, code, policy, isolation)
+    leaked = canary.read_text() in json.dumps(result)
+    if fallback_alone(isolation, policy):
+        assert leaked and result["status"] == "ok", result  # documented: host files stay readable
     else:
+        assert not leaked, result
+    if result is not None and isolation == "namespaces":
         assert result["status"] == "error" and "No such file" in result["stderr"], result
 
 
 def test_write_outside_the_work_dir(tmp_path: Path, open_dir: Path, isolation: str, policy: str):
-    not_in_fallback(isolation, policy, "world-writable host directories stay writable")
     target = open_dir / "escaped.txt"
     code = f"import os\nos.system('echo pwned > {target}')\nopen({str(target)!r}, 'w').write('pwned')\n"
-    result = run_cli(tmp_path, code, policy, isolation)
-    assert not target.exists()
-    if policy == "on":
-        assert_policy_refused(result)
+    result = run_attack(tmp_path, code, policy, isolation)
+    if fallback_alone(isolation, policy):
+        assert target.read_text() == "pwned", result  # documented: world-writable host dirs stay writable
     else:
+        assert not target.exists()
+    if result is not None and isolation == "namespaces":
         assert result["status"] == "error", result
 
 
 def test_agent_environ_with_an_api_key(tmp_path: Path, isolation: str, policy: str):
-    require(isolation)
     key = "sk-canary-" + uuid.uuid4().hex
     code = """
     import os
@@ -83,36 +99,48 @@ def test_agent_environ_with_an_api_key(tmp_path: Path, isolation: str, policy: s
                 print(pid, type(exc).__name__)
     print(os.getppid(), found)
     """
-    result = run_cli(tmp_path, code, policy, isolation, env={**os.environ, "OPENAI_API_KEY": key})
-    assert key not in result["stdout"] + result["stderr"]
-    if policy == "on":
-        assert_policy_refused(result)
-    else:
+    result = run_attack(tmp_path, code, policy, isolation, env={**os.environ, "OPENAI_API_KEY": key})
+    if result is not None:
+        assert key not in result["stdout"] + result["stderr"]
         assert result["status"] == "ok", result
 
 
-def test_tcp_to_a_loopback_listener(tmp_path: Path, isolation: str, policy: str):
-    require(isolation)
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(1)
-        port = listener.getsockname()[1]
-        code = f"import socket\ns = socket.socket()\ns.settimeout(2)\ns.connect(('127.0.0.1', {port}))\ns.sendall(b'x')\n"
-        result = run_cli(tmp_path, code, policy, isolation)
-        listener.setblocking(False)
-        with pytest.raises(BlockingIOError):
-            listener.accept()
-    if policy == "on":
-        assert_policy_refused(result)
+LOOPBACK_PROBE = """
+import socket
+s = socket.socket()
+s.settimeout(3)
+try:
+    s.connect(("127.0.0.1", {port}))
+    s.sendall({token!r})
+    s.close()
+    print("connected")
+except OSError as exc:
+    print("unreachable", type(exc).__name__)
+"""
+"""Connects to a listener on the host's 127.0.0.1 and sends a token; says which it could do."""
+
+
+def test_tcp_to_a_host_loopback_listener(tmp_path: Path, isolation: str, policy: str):
+    token = uuid.uuid4().hex.encode()
+    with loopback_listener() as listener:
+        probe = LOOPBACK_PROBE.format(port=listener.port, token=token)
+        # The control: the same probe outside the sandbox reaches the listener, so it can tell.
+        bare = subprocess.run(
+            [sys.executable, "-I", "-S", str(program_file(tmp_path, probe))], capture_output=True, text=True
+        )
+        assert (bare.stdout, listener.received()) == ("connected\n", token), bare.stderr
+        result = run_attack(tmp_path, probe, policy, isolation)
+        received = listener.received()
+    if result is None:
+        assert received is None
     elif isolation == "fallback" and "netns" not in result["layers"]:
-        pytest.skip("the kernel refused the fallback a network namespace")
+        # documented: without a network namespace the fallback does not hide the host's loopback
+        assert (result["stdout"], received) == ("connected\n", token), result
     else:
-        assert result["status"] == "error", result  # refused or unreachable: the listener saw nothing
-        assert result["detail"].startswith(("ConnectionRefusedError", "OSError")), result
+        assert result["stdout"].startswith("unreachable") and received is None, result
 
 
 def test_unix_socket_on_a_host_path(tmp_path: Path, open_dir: Path, isolation: str, policy: str):
-    not_in_fallback(isolation, policy, "a network namespace does not cover path sockets")
     path = open_dir / "agent.sock"
     with socket.socket(socket.AF_UNIX) as listener:
         listener.bind(str(path))
@@ -121,18 +149,20 @@ def test_unix_socket_on_a_host_path(tmp_path: Path, open_dir: Path, isolation: s
         code = (
             f"import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect({str(path)!r})\ns.sendall(b'x')\n"
         )
-        result = run_cli(tmp_path, code, policy, isolation)
+        result = run_attack(tmp_path, code, policy, isolation)
         listener.setblocking(False)
-        with pytest.raises(BlockingIOError):
-            listener.accept()
-    if policy == "on":
-        assert_policy_refused(result)
-    else:
+        if fallback_alone(isolation, policy):
+            connection, _ = listener.accept()  # documented: a network namespace does not cover path sockets
+            connection.close()
+            assert result["status"] == "ok", result
+        else:
+            with pytest.raises(BlockingIOError):
+                listener.accept()
+    if result is not None and isolation == "namespaces":
         assert result["status"] == "error" and "FileNotFoundError" in result["detail"], result
 
 
 def test_setsid_double_fork_orphan_is_dead_when_the_run_returns(tmp_path: Path, isolation: str, policy: str):
-    require(isolation)
     tag = "orph-" + uuid.uuid4().hex[:8]
     code = f"""
     import os, time
@@ -146,18 +176,19 @@ def test_setsid_double_fork_orphan_is_dead_when_the_run_returns(tmp_path: Path, 
     time.sleep(0.5)
     print("parent done")
     """
-    result = run_cli(tmp_path, code, policy, isolation)
+    result = run_attack(tmp_path, code, policy, isolation)
     assert tagged(tag) == []  # right after the run returned: no wait
-    if policy == "on":
-        assert_policy_refused(result)
-    else:
+    if result is not None:
         assert (result["status"], result["stdout"]) == ("ok", "parent done\n"), result
 
 
 def test_rewriting_another_runs_files(tmp_path: Path, isolation: str, policy: str):
     require(isolation)
     if isolation == "fallback" and policy == "off" and not ROOT:
-        pytest.skip("the fallback without root runs every program as the agent's uid (docs/sandbox.md)")
+        pytest.skip(
+            "the fallback without root runs every program as the agent's uid, so a concurrent run's files are "
+            "not contained (docs/sandbox.md); whether this attack wins the race against the victim is chance"
+        )
     attack = """
     import glob, os, time
     end = time.time() + 4
@@ -205,21 +236,26 @@ def test_rewriting_another_runs_files(tmp_path: Path, isolation: str, policy: st
 
 
 def test_dev_shm_does_not_persist(tmp_path: Path, isolation: str, policy: str):
-    not_in_fallback(isolation, policy, "/dev/shm and /tmp are the host's")
     name = "af-canary-" + uuid.uuid4().hex
+    left = [Path("/dev/shm") / name, Path("/tmp") / name]
     code = f"import os\nfor d in ('/dev/shm', '/tmp'):\n    open(os.path.join(d, {name!r}), 'w').write('x')\n"
-    result = run_cli(tmp_path, code, policy, isolation)
-    assert not (Path("/dev/shm") / name).exists() and not (Path("/tmp") / name).exists()
-    if policy == "on":
-        assert_policy_refused(result)
-    else:
+    try:
+        result = run_attack(tmp_path, code, policy, isolation)
+        persisted = [path.exists() for path in left]
+    finally:
+        for path in left:
+            path.unlink(missing_ok=True)
+    if fallback_alone(isolation, policy):
+        assert persisted == [True, True], result  # documented: /dev/shm and /tmp are the host's
+        return
+    assert persisted == [False, False], result
+    if result is not None:
         assert result["status"] == "ok", result  # it wrote into its private tmpfs
         look = run_cli(tmp_path, f"import os\nprint({name!r} in os.listdir('/dev/shm'))\n", "off", isolation)
         assert look["stdout"] == "False\n", look
 
 
 def test_four_forked_children_over_the_memory_budget(tmp_path: Path, isolation: str, policy: str):
-    require(isolation)
     code = """
     import os, time
     for _ in range(4):
@@ -229,26 +265,21 @@ def test_four_forked_children_over_the_memory_budget(tmp_path: Path, isolation: 
             os._exit(0)
     time.sleep(30)
     """
-    result = run_cli(tmp_path, code, policy, isolation, "--memory-mb", "256", "--timeout", "25")
-    if policy == "on":
-        assert_policy_refused(result)
-    else:
+    result = run_attack(tmp_path, code, policy, isolation, "--memory-mb", "256", "--timeout", "25")
+    if result is not None:
         assert result["status"] == "memory", result
         assert result["detail"].startswith("memory budget: the process tree used"), result
 
 
 def test_fork_bomb_is_bounded(tmp_path: Path, isolation: str, policy: str):
-    require(isolation)
     tag = "bomb-" + uuid.uuid4().hex[:8]
     code = (
         TAG_LINE.format(tag=tag)
         + "\nimport os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
     )
-    result = run_cli(tmp_path, code, policy, isolation, "--max-processes", "24", "--timeout", "8")
+    result = run_attack(tmp_path, code, policy, isolation, "--max-processes", "24", "--timeout", "8")
     assert tagged(tag) == []
-    if policy == "on":
-        assert_policy_refused(result)
-    else:
+    if result is not None:
         assert result["status"] in ("killed", "timeout"), result
         assert result["detail"].startswith("process budget") or result["detail"] == "wall clock", result
 
@@ -280,7 +311,6 @@ def test_one_gib_into_the_control_channel(tmp_path: Path, isolation: str, policy
 
 
 def test_forged_status_on_the_control_channel(tmp_path: Path, isolation: str, policy: str):
-    require(isolation)
     code = """
     import json, os, sys
     fd = json.loads(sys.argv[1])["control_fd"]
@@ -290,10 +320,8 @@ def test_forged_status_on_the_control_channel(tmp_path: Path, isolation: str, po
     os.close(fd)
     print("done")
     """
-    result = run_cli(tmp_path, code, policy, isolation)
-    if policy == "on":
-        assert_policy_refused(result)
-    else:
+    result = run_attack(tmp_path, code, policy, isolation)
+    if result is not None:
         assert (result["status"], result["detail"], result["stdout"]) == ("ok", "", "done\n"), result
         assert "forged" not in result["layers"] and "rlimits" in result["layers"]
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
+import uuid
 from pathlib import Path
 
+from tests.sandbox.cli import TAG_LINE, tagged
 from white_agents.autoformalizer.sandbox import arun_sandboxed, run_sandboxed
 from white_agents.autoformalizer.sandbox_monitor import children
 
@@ -66,9 +69,28 @@ def test_exit_status() -> None:
     assert (failed.status, failed.returncode, failed.detail) == ("error", 3, "exit status 3")
 
 
+WAIT_FOR_RELEASE = f"""
+import signal
+signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR1])
+{TAG_LINE}
+signal.sigwait([signal.SIGUSR1])
+print({{tag!r}})
+"""
+"""Names itself ``tag`` (visible in the host's /proc), then waits for SIGUSR1 before it prints the tag."""
+
+
 async def test_async_wrapper_runs_concurrently() -> None:
-    results = await asyncio.gather(arun_sandboxed("print(1)\n"), arun_sandboxed("print(2)\n"))
-    assert [r.stdout for r in results] == ["1\n", "2\n"]
+    """A barrier: each program waits until the test releases it, and the test releases them only once
+    both are running at the same time. Run one after the other, the first would wait until its limit."""
+    tags = ["both-" + uuid.uuid4().hex[:8] for _ in range(2)]
+    limits = {"policy": "off", "timeout_s": 60, "cpu_s": 60}
+    runs = [asyncio.ensure_future(arun_sandboxed(WAIT_FOR_RELEASE.format(tag=t), **limits)) for t in tags]
+    while not all(tagged(t) for t in tags) and not any(run.done() for run in runs):
+        await asyncio.sleep(0.05)
+    for pid in [pid for t in tags for pid in tagged(t)]:
+        os.kill(pid, signal.SIGUSR1)
+    results = await asyncio.gather(*runs)
+    assert [(r.status, r.stdout) for r in results] == [("ok", f"{t}\n") for t in tags], results
 
 
 async def test_canceling_the_caller_kills_the_run() -> None:

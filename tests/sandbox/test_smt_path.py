@@ -76,10 +76,6 @@ def test_side_effects_stay_in_the_decider_sandbox(
 ) -> None:
     """Whitelist bypassed: Z3 parses a file-writing export, but only inside the second sandbox."""
     require(isolation)
-    if isolation == "fallback" and os.geteuid() != 0:
-        pytest.skip(
-            "the fallback without root runs the decider as the agent's uid: the whitelist holds there"
-        )
     # namespaces: even a world-writable host directory is out of reach; fallback: the agent's own files
     target_dir = open_dir if isolation == "namespaces" else tmp_path
     target = target_dir / "x.pth"
@@ -87,6 +83,12 @@ def test_side_effects_stay_in_the_decider_sandbox(
         f'(set-option :regular-output-channel "{target}")\n(echo "import os")\n(assert true)\n(assert true)'
     )
     monkeypatch.setenv("AUTOFORMALIZER_SANDBOX_ISOLATION", isolation)
+    if isolation == "fallback" and os.geteuid() != 0:
+        # documented (docs/sandbox.md): the fallback without root runs the decider as the agent's uid, so
+        # Z3's side effects reach the agent's files; only the whitelist stands in front of them
+        decide_in_sandbox(smt2, 1, timeout_ms=2000)
+        assert target.read_text().strip() == "import os"
+        return
     with pytest.raises(DecisionFailed, match="could not be parsed"):  # Z3 could not open the channel
         decide_in_sandbox(smt2, 1, timeout_ms=2000)
     assert not target.exists()
