@@ -83,12 +83,12 @@ class Job:
     async def start(self, text: str | None = None, data: Mapping[str, Any] | None = None) -> None:
         """``working``; starts the executor's heartbeat, if it has one."""
         await self.updater.start_work(None if text is None else self.say(text, data))
-        self._sent = asyncio.get_running_loop().time()
+        self._latest, self._sent = ("working", None), asyncio.get_running_loop().time()
         if self._executor.heartbeat_s is not None and self._beat is None:
             self._beat = asyncio.create_task(self._heartbeat(self._executor.heartbeat_s))
 
     async def working(self, text: str, data: Mapping[str, Any] | None = None) -> None:
-        """A ``working`` update now (and the one the heartbeat repeats)."""
+        """A ``working`` update now (and, once started, the one the heartbeat repeats)."""
         self._latest = (text, data)
         async with self._lock:
             self._sent = asyncio.get_running_loop().time()
@@ -143,6 +143,8 @@ class TaskExecutor(AgentExecutor):
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         task = context.current_task
         if task is None:
+            if context.message is None:
+                raise ValueError("a new task needs the user's message")
             task = new_task_from_user_message(context.message)
             await event_queue.enqueue_event(task)  # the Task must come first
         await self._finish(Job(self, context, task, event_queue))

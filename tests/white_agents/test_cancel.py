@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 from a2a.types import TaskState
 
+from green_agent.llm import load_litellm
 from green_agent.parts import split_parts, user_message
 from tests.support.cancel import cancel_once, descendants
 from tests.support.fake_llm import fake_llm
 from tests.white_agents.helpers import DOG_CONCLUSION, DOG_PREMISES, folio_text, serve, settings
-from white_agents.common.llm import LLMClient, load_litellm
+from white_agents.common.llm import LLMClient
 
 pytestmark = pytest.mark.slow
 
@@ -32,8 +33,8 @@ def _cancel(url: str, ready: Any) -> tuple[Any, Any]:
 def _canceled_data(task: Any) -> dict[str, Any]:
     assert task.status.state == TaskState.TASK_STATE_CANCELED
     _, data = split_parts(task.status.message.parts)
-    assert data, "the canceled status carries no data part (what the task had spent)"
-    return data[0]
+    assert data and isinstance(data[0], dict), "the canceled status has no data part (what it spent)"
+    return dict(data[0])
 
 
 def test_cancel_drops_the_model_call_in_flight() -> None:

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from green_agent.parts import message_data, message_parts
 from green_agent.serving import agent_card, build_app, skill
@@ -73,7 +73,8 @@ class AnomalyAgentExecutor(TaskExecutor):
 
 def create_participant_app(
     factory: Callable[[], Policy], *, name: str, description: str, url: str, max_contexts: int = 256
-) -> Starlette:
+) -> ASGIApp:
+    """The ASGI app serving anomaly participants whose policies ``factory`` makes, one per context."""
     card = agent_card(
         name=name,
         description=description,
