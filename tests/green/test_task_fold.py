@@ -20,7 +20,7 @@ from green_agent.parts import data_part, message_parts, restore_ints, split_part
 from green_agent.task_fold import STATE_NAMES, TaskFold
 
 
-def _status(state: int, text: str | None = None, data: dict[str, Any] | None = None) -> StreamResponse:
+def _status(state: TaskState, text: str | None = None, data: dict[str, Any] | None = None) -> StreamResponse:
     status = TaskStatus(state=state)
     if text is not None:
         status.message.CopyFrom(
