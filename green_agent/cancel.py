@@ -71,5 +71,5 @@ async def cancel_abandoned(transport: Any, url: str, in_flight: InFlight) -> str
     except Exception as exc:  # noqa: BLE001 - a participant's refusal is recorded, never raised
         detail = " ".join(str(getattr(exc, "detail", None) or exc).split())[:200]
         return f"cancel_failed: {type(exc).__name__}: {detail}"
-    in_flight.data = [d for d in data if isinstance(d, Mapping)]
+    in_flight.data = [dict(d) for d in data if isinstance(d, Mapping)]
     return "canceled"

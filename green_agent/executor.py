@@ -1,9 +1,11 @@
-"""The A2A task lifecycle around an assessor: task first, ``working``, ``Result`` artifact, ``completed``.
+"""The green agent's work: one assessment per A2A task, run by the configured assessor plugin.
 
-A malformed request is *rejected* naming the bad field; anything unexpected ends the task ``failed``
-with a one-line reason — never a hung task. Progress from the assessor is forwarded as ``working``
-updates, and a heartbeat repeats the latest one so the client hears from us at least every
-``heartbeat_s`` seconds (AgentBeats clients drop a silent stream after 300 s).
+The lifecycle is :class:`~green_agent.task_executor.TaskExecutor`'s: task first, ``working``, the
+``Result`` artifact, ``completed``. A malformed request is *rejected* naming the bad field; anything
+unexpected ends the task ``failed`` with a one-line reason. Progress from the assessor is forwarded
+as ``working`` updates, and a heartbeat repeats the latest one so the client hears from us at least
+every ``heartbeat_s`` seconds (AgentBeats clients drop a silent stream after 300 s). A2A
+``CancelTask`` stops the assessment (finished items stay in the journal) and ends the task ``canceled``.
 """
 
 from __future__ import annotations
@@ -14,19 +16,20 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from a2a.server.agent_execution import AgentExecutor, RequestContext
-from a2a.server.events import EventQueue
-from a2a.server.tasks import TaskUpdater
-from a2a.types import Message, Part, TaskState
+from a2a.types import Message, Part, Task
 
 from green_agent.finite_json import NonFiniteNumber, loads_finite, non_finite_path
 from green_agent.limits import AssessmentGate, Busy, ServerLimits
 from green_agent.messenger import A2ATransport
-from green_agent.parts import agent_message, data_part, open_task
+from green_agent.parts import agent_message, data_part
 from green_agent.protocol import AssessmentRequest, Assessor, RequestError
 from green_agent.redact import redact_data, redact_text
+from green_agent.task_executor import Completion, Job, TaskExecutor, TaskFailed, TaskRejected
 
 log = logging.getLogger(__name__)
+
+RESULT_ARTIFACT = "Result"
+"""Name of the artifact holding the results (AgentBeats convention)."""
 
 
 def parse_request(text: str) -> AssessmentRequest:
@@ -69,7 +72,7 @@ def _unserializable(parts: list[dict[str, Any]]) -> str | None:
     return None
 
 
-class AssessmentExecutor(AgentExecutor):
+class AssessmentExecutor(TaskExecutor):
     """Runs one assessment per task with the configured assessor plugin."""
 
     def __init__(
@@ -81,64 +84,23 @@ class AssessmentExecutor(AgentExecutor):
         limits: ServerLimits | None = None,
         private_errors: bool = False,
     ) -> None:
+        super().__init__()
         self._assessor = assessor
         self._private_errors = private_errors
         limits = limits or ServerLimits()
         self._gate = AssessmentGate(limits.max_assessments, limits.max_queued)
         self._call_slots = asyncio.Semaphore(limits.max_outbound)
-        self._heartbeat_s = heartbeat_s
-        self._min_interval_s = min_update_interval_s
-        self._running: dict[str, asyncio.Task[None]] = {}
+        self.heartbeat_s = heartbeat_s
+        self.min_update_interval_s = min_update_interval_s
 
-    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        task, updater = await open_task(context, event_queue)
+    def message(self, task: Task, text: str, data: Mapping[str, Any] | None) -> Message:
+        return agent_message(task, redact_text(text), None if data is None else redact_data(data))
 
-        def say(text: str, data: Mapping[str, Any] | None = None) -> Message:
-            return agent_message(task, redact_text(text), None if data is None else redact_data(data))
+    def crashed(self, job: Job, exc: Exception) -> tuple[str, Mapping[str, Any] | None]:
+        return f"Assessment failed: {self._describe(exc)}", None
 
-        try:
-            request = parse_request(context.get_user_input())
-            plan = self._assessor.validate(request)
-        except RequestError as exc:
-            log.info("rejected request: %s", exc)
-            await updater.reject(
-                say(f"Rejected: {exc}", {"error": "bad_request", "field": exc.field, "message": exc.message})
-            )
-            return
-        except Exception as exc:
-            log.exception("could not prepare the assessment")
-            await updater.failed(say(f"Assessment failed while preparing: {self._describe(exc)}"))
-            return
-
-        async def queued(position: int) -> None:
-            await updater.update_status(
-                TaskState.TASK_STATE_WORKING,
-                say(f"Queued: other assessments are running; position {position} in the queue"),
-            )
-
-        job = asyncio.current_task()
-        if job is not None:
-            self._running[task.id] = job
-        try:
-            async with self._gate.slot(queued):
-                await updater.start_work(
-                    say(
-                        f"Assessment started ({self._assessor.name}); "
-                        f"participants: {', '.join(request.participants)}"
-                    )
-                )
-                await self._run(plan, updater, say)
-        except Busy as exc:
-            log.warning("rejected request: %s", exc)
-            await updater.reject(say(f"Rejected: {exc}", {"error": "busy", "message": str(exc)}))
-        except asyncio.CancelledError:
-            await updater.cancel(say("Assessment canceled."))
-            raise
-        except Exception as exc:
-            log.exception("assessment failed")
-            await updater.failed(say(f"Assessment failed: {self._describe(exc)}"))
-        finally:
-            self._running.pop(task.id, None)
+    def canceled(self, job: Job) -> tuple[str, Mapping[str, Any] | None]:
+        return "Assessment canceled.", None
 
     def _describe(self, exc: Exception) -> str:
         """An unexpected error for the client: its text may name host paths, so a public agent hides it."""
@@ -146,52 +108,43 @@ class AssessmentExecutor(AgentExecutor):
             return f"internal error ({type(exc).__name__}); the details are in the green agent's log"
         return f"{type(exc).__name__}: {exc}"
 
-    async def _run(self, plan: Any, updater: TaskUpdater, say: Any) -> None:
-        latest: dict[str, Any] = {"text": "working", "data": None, "sent": 0.0}
-        loop = asyncio.get_running_loop()
-        lock = asyncio.Lock()
+    def _prepare(self, text: str) -> tuple[AssessmentRequest, Any]:
+        """The request and the assessor's plan; a bad request ends the task ``rejected``."""
+        try:
+            request = parse_request(text)
+            return request, self._assessor.validate(request)
+        except RequestError as exc:
+            data = {"error": "bad_request", "field": exc.field, "message": exc.message}
+            raise TaskRejected(f"Rejected: {exc}", data) from None
+        except Exception as exc:
+            log.exception("could not prepare the assessment")
+            raise TaskFailed(f"Assessment failed while preparing: {self._describe(exc)}") from exc
 
-        async def publish() -> None:
-            async with lock:
-                latest["sent"] = loop.time()
-                await updater.update_status(TaskState.TASK_STATE_WORKING, say(latest["text"], latest["data"]))
+    async def work(self, job: Job) -> Completion:
+        request, plan = self._prepare(job.context.get_user_input())
+
+        async def queued(position: int) -> None:
+            await job.working(f"Queued: other assessments are running; position {position} in the queue")
 
         async def progress(text: str, counts: Mapping[str, Any]) -> None:
-            latest["text"], latest["data"] = text, {"progress": dict(counts)}
-            if loop.time() - latest["sent"] >= self._min_interval_s:
-                await publish()
+            await job.progress(text, {"progress": dict(counts)})
 
-        async def heartbeat() -> None:
-            while True:
-                await asyncio.sleep(max(0.1, self._heartbeat_s - (loop.time() - latest["sent"])))
-                if loop.time() - latest["sent"] >= self._heartbeat_s - 0.05:
-                    await publish()
-
-        beat = asyncio.create_task(heartbeat())
         try:
-            async with A2ATransport(call_slots=self._call_slots) as transport:
-                result = await self._assessor.run(plan, transport, progress)
-        finally:
-            beat.cancel()
-            await asyncio.gather(beat, return_exceptions=True)
+            async with self._gate.slot(queued):
+                await job.start(
+                    f"Assessment started ({self._assessor.name}); participants: {', '.join(request.participants)}"
+                )
+                async with A2ATransport(call_slots=self._call_slots) as transport:
+                    result = await self._assessor.run(plan, transport, progress)
+        except Busy as exc:
+            raise TaskRejected(f"Rejected: {exc}", {"error": "busy", "message": str(exc)}) from None
         unsendable = _unserializable(result.parts)
         if unsendable:
             log.error("result not sent: %s", unsendable)
-            await updater.failed(
-                say(
-                    f"Assessment finished but its result cannot be sent: {unsendable}. Every finished item "
-                    "is kept in the green agent's journal; re-send the request with config.resume = true "
-                    "once the cause is fixed."
-                )
+            raise TaskFailed(
+                f"Assessment finished but its result cannot be sent: {unsendable}. Every finished item "
+                "is kept in the green agent's journal; re-send the request with config.resume = true "
+                "once the cause is fixed."
             )
-            return
         parts = [Part(text=redact_text(result.summary))] + [data_part(redact_data(p)) for p in result.parts]
-        await updater.add_artifact(parts, name="Result")
-        await updater.complete(say(result.summary))
-
-    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        job = self._running.get(context.task_id or "")
-        if job is not None:
-            job.cancel()
-        else:
-            await TaskUpdater(event_queue, context.task_id or "", context.context_id or "").cancel()
+        return Completion(parts, RESULT_ARTIFACT, message=result.summary)

@@ -10,40 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import json
-import uuid
 from typing import Any
 
 import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.client.errors import A2AClientError, AgentCardResolutionError
-from a2a.types import (
-    AgentCard,
-    CancelTaskRequest,
-    Message,
-    Part,
-    Role,
-    SendMessageRequest,
-    StreamResponse,
-    TaskState,
-)
+from a2a.types import AgentCard, CancelTaskRequest, SendMessageRequest, StreamResponse
 from a2a.utils.errors import A2AError
-from google.protobuf.json_format import MessageToDict
-from google.protobuf.struct_pb2 import Value
 
 from green_agent.bounded_http import BoundedTransport, ResponseTooLarge, UnsupportedEncoding, byte_budget
 from green_agent.cancel import note_task_id
 from green_agent.origin import same_origin_card
+from green_agent.parts import user_message
 from green_agent.protocol import OutboundMessage, Reply, TransportError
 from green_agent.redact import redact_text, redact_url
-
-_TERMINAL = {
-    TaskState.TASK_STATE_COMPLETED: "completed",
-    TaskState.TASK_STATE_FAILED: "failed",
-    TaskState.TASK_STATE_REJECTED: "rejected",
-    TaskState.TASK_STATE_CANCELED: "canceled",
-    TaskState.TASK_STATE_INPUT_REQUIRED: "input_required",
-    TaskState.TASK_STATE_AUTH_REQUIRED: "auth_required",
-}
+from green_agent.task_fold import TaskFold
 
 CARD_MAX_BYTES = 1 << 20
 """Largest agent card accepted (decoded)."""
@@ -104,89 +85,31 @@ def _classify(exc: BaseException) -> TransportError:
     return TransportError("invalid_response", f"{type(exc).__name__}: {text}")
 
 
-class _Fold:
-    """Accumulates a reply stream into texts, data parts and a final state."""
-
-    def __init__(self) -> None:
-        self.texts: list[str] = []
-        self.data: list[dict[str, Any]] = []
-        self.state: str | None = None
-        self.context_id: str | None = None
-        self.task_id: str | None = None
-        self.size = 0
-        self._status_text: str = ""
-
-    def _parts(self, parts: Any) -> None:
-        for part in parts:
-            kind = part.WhichOneof("content")
-            if kind == "text":
-                self.texts.append(part.text)
-            elif kind == "data":
-                value = MessageToDict(part.data)
-                self.data.append(value if isinstance(value, dict) else {"value": value})
-
-    def add(self, event: StreamResponse) -> None:
-        self.size += event.ByteSize()
-        kind = event.WhichOneof("payload")
-        if kind == "message":
-            self._parts(event.message.parts)
-            self.state = "message"
-            self.context_id = event.message.context_id or self.context_id
-        elif kind == "task":
-            task = event.task
-            self.task_id, self.context_id = task.id, task.context_id or self.context_id
-            self.texts.clear()
-            self.data.clear()
-            for artifact in task.artifacts:
-                self._parts(artifact.parts)
-            self._status(task.status)
-        elif kind == "artifact_update":
-            self._parts(event.artifact_update.artifact.parts)
-        elif kind == "status_update":
-            self.context_id = event.status_update.context_id or self.context_id
-            self._status(event.status_update.status)
-
-    def _status(self, status: Any) -> None:
-        self.state = _TERMINAL.get(status.state, self.state)
-        if status.HasField("message"):
-            texts = [p.text for p in status.message.parts if p.WhichOneof("content") == "text"]
-            if texts:
-                self._status_text = "\n".join(texts)
-            if status.state in _TERMINAL:
-                self._parts([p for p in status.message.parts if p.WhichOneof("content") == "data"])
-
-    def reply(self) -> Reply:
-        if self.state is None:
-            raise TransportError(
-                "invalid_response", "the stream ended without a terminal task state or message"
-            )
-        texts = self.texts or ([self._status_text] if self._status_text else [])
-        if self.state in ("failed", "rejected", "canceled", "auth_required"):
-            detail = (self._status_text or "\n".join(self.texts))[:500]
-            kind = "task_rejected" if self.state == "rejected" else "task_failed"
-            raise TransportError(
-                kind, f"task {self.state}" + (f": {detail}" if detail else ""), raw=detail, data=self.data
-            )
-        return Reply(
-            text="\n".join(texts),
-            data=self.data,
-            state=self.state,
-            context_id=self.context_id,
-            task_id=self.task_id,
-            size_bytes=self.size,
+def reply_of(fold: TaskFold) -> Reply:
+    """The :class:`Reply` of a finished fold; a failed, rejected or canceled task is a ``TransportError``."""
+    if not fold.done:
+        raise TransportError("invalid_response", "the stream ended without a terminal task state or message")
+    texts = fold.texts() or ([fold.status_text] if fold.status_text else [])
+    data = _objects(fold.data() + fold.final_data)
+    if fold.state in ("failed", "rejected", "canceled", "auth_required"):
+        detail = (fold.status_text or "\n".join(fold.texts()))[:500]
+        kind = "task_rejected" if fold.state == "rejected" else "task_failed"
+        raise TransportError(
+            kind, f"task {fold.state}" + (f": {detail}" if detail else ""), raw=detail, data=data
         )
+    return Reply(
+        text="\n".join(texts),
+        data=data,
+        state=fold.state or "",
+        context_id=fold.context_id,
+        task_id=fold.task_id,
+        size_bytes=fold.size,
+    )
 
 
-def _request(message: OutboundMessage) -> SendMessageRequest:
-    parts = [Part(text=message.text)]
-    if message.data is not None:
-        value = Value()
-        value.struct_value.update(dict(message.data))
-        parts.append(Part(data=value, media_type="application/json"))
-    msg = Message(role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=parts)
-    if message.context_id:
-        msg.context_id = message.context_id
-    return SendMessageRequest(message=msg)
+def _objects(values: list[Any]) -> list[dict[str, Any]]:
+    """Data values as the assessors read them: objects as they are, any other value under ``value``."""
+    return [value if isinstance(value, dict) else {"value": value} for value in values]
 
 
 class A2ATransport:
@@ -252,10 +175,12 @@ class A2ATransport:
         card = await self.card(url)
         config = ClientConfig(streaming=bool(card.capabilities.streaming), httpx_client=self._http)
         token = byte_budget.set(max_response_bytes)
-        fold = _Fold()
+        fold = TaskFold()
         try:
             client = ClientFactory(config).create(card)
-            async for event in client.send_message(_request(message)):
+            async for event in client.send_message(
+                SendMessageRequest(message=user_message(message.text, message.data, message.context_id))
+            ):
                 fold.add(event)
                 note_task_id(fold.task_id)
                 if fold.size > max_response_bytes:
@@ -268,7 +193,7 @@ class A2ATransport:
             raise _classify(exc) from exc
         finally:
             byte_budget.reset(token)
-        return fold.reply()
+        return reply_of(fold)
 
     async def cancel(self, url: str, task_id: str) -> list[dict[str, Any]]:
         """A2A ``CancelTask`` for a task the assessor gave up on; the data parts of its final status."""
@@ -281,6 +206,6 @@ class A2ATransport:
             raise _classify(exc) from exc
         finally:
             byte_budget.reset(token)
-        fold = _Fold()
+        fold = TaskFold()
         fold.add(StreamResponse(task=task))
-        return fold.data
+        return _objects(fold.data() + fold.final_data)

@@ -8,41 +8,20 @@ callbacks and one :class:`Outcome`. Nothing in this module knows what the result
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
-from a2a.types import Message, Part, Role, SendMessageRequest, StreamResponse, TaskState
-from google.protobuf.json_format import MessageToDict
+from a2a.types import SendMessageRequest
 
+from green_agent.executor import RESULT_ARTIFACT
 from green_agent.messenger import cause_chain
-
-RESULT_ARTIFACT = "Result"
-"""Name of the artifact holding the results (AgentBeats convention)."""
+from green_agent.parts import restore_ints, user_message
+from green_agent.task_fold import MESSAGE_ARTIFACT, MESSAGE_STATE, StatusListener, TaskFold
 
 SILENCE_TIMEOUT_S = 330.0
 """Give up when the green agent sends nothing for this long (it should report every <=10 s)."""
-
-_STATES = {
-    TaskState.TASK_STATE_SUBMITTED: "submitted",
-    TaskState.TASK_STATE_WORKING: "working",
-    TaskState.TASK_STATE_COMPLETED: "completed",
-    TaskState.TASK_STATE_FAILED: "failed",
-    TaskState.TASK_STATE_REJECTED: "rejected",
-    TaskState.TASK_STATE_CANCELED: "canceled",
-    TaskState.TASK_STATE_INPUT_REQUIRED: "input_required",
-    TaskState.TASK_STATE_AUTH_REQUIRED: "auth_required",
-}
-TERMINAL_STATES = frozenset(
-    {"completed", "failed", "rejected", "canceled", "input_required", "auth_required"}
-)
-"""States after which the green agent will send nothing more for this request."""
-
-ProgressCallback = Callable[[str, Any], None]
-"""``on_progress(status_text, data)``: ``data`` is the status message's first data part or ``None``."""
 
 
 class StreamError(RuntimeError):
@@ -65,17 +44,6 @@ class Outcome:
     """The green agent's task id."""
 
 
-def restore_ints(value: Any) -> Any:
-    """Undo protobuf's number widening: whole floats back to ints (JSON has one number type)."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    if isinstance(value, dict):
-        return {k: restore_ints(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [restore_ints(v) for v in value]
-    return value
-
-
 def _ordered(value: Any) -> Any:
     """Protobuf Structs do not keep key order: ``role`` first, then the rest sorted (stable output)."""
     if not isinstance(value, dict):
@@ -84,85 +52,27 @@ def _ordered(value: Any) -> Any:
     return {k: value[k] for k in keys}
 
 
-def _split_parts(parts: Any) -> tuple[list[str], list[Any]]:
-    texts: list[str] = []
-    data: list[Any] = []
-    for part in parts:
-        kind = part.WhichOneof("content")
-        if kind == "text":
-            texts.append(part.text)
-        elif kind == "data":
-            data.append(_ordered(restore_ints(MessageToDict(part.data))))
-    return texts, data
+def _as_sent(values: list[Any]) -> list[dict[str, Any]]:
+    """The JSON objects among ``values``, numbers and key order restored."""
+    return [_ordered(restore_ints(v)) for v in values if isinstance(v, dict)]
 
 
-class StreamFold:
-    """Accumulates a reply stream; :meth:`outcome` gives the result once a terminal event arrived."""
-
-    def __init__(self, on_progress: ProgressCallback) -> None:
-        self._on_progress = on_progress
-        self.state: str | None = None
-        self.message = ""
-        self.task_id: str | None = None
-        self._artifacts: dict[str, tuple[str, list[str], list[Any]]] = {}
-
-    @property
-    def done(self) -> bool:
-        """Whether a terminal state or a plain message was seen."""
-        return self.state in TERMINAL_STATES or self.state == "message"
-
-    def add(self, event: StreamResponse) -> None:
-        """Fold one streamed event."""
-        kind = event.WhichOneof("payload")
-        if kind == "task":
-            self.task_id = event.task.id
-            for artifact in event.task.artifacts:
-                self._artifact(artifact, append=False)
-            self._status(event.task.status)
-        elif kind == "status_update":
-            self._status(event.status_update.status)
-        elif kind == "artifact_update":
-            self._artifact(event.artifact_update.artifact, append=event.artifact_update.append)
-        elif kind == "message":
-            texts, data = _split_parts(event.message.parts)
-            self.message = "\n".join(texts)
-            self._artifacts["(message)"] = ("(message)", texts, [d for d in data if isinstance(d, dict)])
-            self.state = "message"
-
-    def _artifact(self, artifact: Any, *, append: bool) -> None:
-        texts, data = _split_parts(artifact.parts)
-        key = artifact.artifact_id or artifact.name
-        if append and key in self._artifacts:
-            name, old_texts, old_data = self._artifacts[key]
-            self._artifacts[key] = (name, old_texts + texts, old_data + data)
-        else:
-            self._artifacts[key] = (artifact.name, texts, data)
-
-    def _status(self, status: Any) -> None:
-        self.state = _STATES.get(status.state, self.state)
-        if not status.HasField("message"):
-            return
-        texts, data = _split_parts(status.message.parts)
-        text = " ".join(" ".join(texts).split())
-        if self.state in TERMINAL_STATES:
-            self.message = text
-        else:
-            self._on_progress(text, next((d for d in data if isinstance(d, dict)), None))
-
-    def outcome(self) -> Outcome:
-        """The folded result: the ``Result`` artifact if there is one, else every artifact."""
-        chosen = [a for a in self._artifacts.values() if a[0] == RESULT_ARTIFACT] or list(
-            self._artifacts.values()
-        )
-        texts = [t for _, ts, _ in chosen for t in ts]
-        data = [d for _, _, ds in chosen for d in ds if isinstance(d, dict)]
-        return Outcome(
-            state=self.state or "unknown",
-            message=self.message,
-            summary="\n".join(texts),
-            results=data,
-            task_id=self.task_id,
-        )
+def outcome_of(fold: TaskFold) -> Outcome:
+    """The folded result: the ``Result`` artifact if there is one, else every artifact."""
+    chosen = [a for a in fold.artifacts.values() if a.name == RESULT_ARTIFACT] or list(
+        fold.artifacts.values()
+    )
+    if fold.state == MESSAGE_STATE:
+        message = "\n".join(fold.artifacts[MESSAGE_ARTIFACT].texts)
+    else:
+        message = " ".join(fold.final_text.split())
+    return Outcome(
+        state=fold.state or "unknown",
+        message=message,
+        summary="\n".join(t for a in chosen for t in a.texts),
+        results=_as_sent([d for a in chosen for d in a.data]),
+        task_id=fold.task_id,
+    )
 
 
 def _describe(exc: BaseException) -> str:
@@ -176,7 +86,7 @@ def _describe(exc: BaseException) -> str:
 async def run_assessment(
     endpoint: str,
     request: dict[str, Any],
-    on_progress: ProgressCallback,
+    on_status: StatusListener,
     *,
     silence_timeout_s: float = SILENCE_TIMEOUT_S,
     trust_env: bool = False,
@@ -187,16 +97,14 @@ async def run_assessment(
     for ``silence_timeout_s``, or ends without a terminal state.
     """
     timeout = httpx.Timeout(connect=10.0, read=silence_timeout_s, write=30.0, pool=30.0)
-    fold = StreamFold(on_progress)
+    fold = TaskFold(lambda text, data: on_status(text, _ordered(restore_ints(data))))
     async with httpx.AsyncClient(timeout=timeout, trust_env=trust_env) as http:
         try:
             card = await A2ACardResolver(http, endpoint.rstrip("/")).get_agent_card()
         except Exception as exc:
             raise StreamError(f"cannot read the green agent's card at {endpoint}: {_describe(exc)}") from exc
         client = ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create(card)
-        message = Message(
-            role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=[Part(text=json.dumps(request))]
-        )
+        message = user_message(json.dumps(request))
         try:
             async for event in client.send_message(SendMessageRequest(message=message)):
                 fold.add(event)
@@ -214,4 +122,4 @@ async def run_assessment(
         raise StreamError(
             f"the green agent's stream ended before the task finished (last state: {fold.state})"
         )
-    return fold.outcome()
+    return outcome_of(fold)

@@ -9,34 +9,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from a2a.helpers import new_task_from_user_message
-from a2a.server.agent_execution import AgentExecutor, RequestContext
-from a2a.server.events import EventQueue
-from a2a.server.tasks import TaskUpdater
 from a2a.types import Part
-from google.protobuf.struct_pb2 import Value
 
+from green_agent.parts import data_part
 from green_agent.serving import add_server_args, agent_card, build_app, card_url_from_args, serve, skill
+from green_agent.task_executor import Completion, Job, TaskExecutor
 
 
-class EchoExecutor(AgentExecutor):
+class EchoExecutor(TaskExecutor):
     def __init__(self, delay_s: float) -> None:
+        super().__init__()
         self._delay_s = delay_s
 
-    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        task = context.current_task or new_task_from_user_message(context.message)
-        if context.current_task is None:
-            await event_queue.enqueue_event(task)
-        updater = TaskUpdater(event_queue, task.id, task.context_id)
+    async def work(self, job: Job) -> Completion:
         await asyncio.sleep(self._delay_s)
-        text = context.get_user_input()
-        data = Value()
-        data.struct_value.update({"echo": text, "label": "True"})
-        await updater.add_artifact([Part(text=f"echo: {text}"), Part(data=data)], name="answer")
-        await updater.complete()
-
-    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        await TaskUpdater(event_queue, context.task_id or "", context.context_id or "").cancel()
+        text = job.context.get_user_input()
+        return Completion([Part(text=f"echo: {text}"), data_part({"echo": text, "label": "True"})], "answer")
 
 
 def main() -> None:

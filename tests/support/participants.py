@@ -33,13 +33,12 @@ from a2a.server.routes import create_jsonrpc_routes
 from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
 from a2a.types import AgentCard, Message, Part, Role
 from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
-from google.protobuf.json_format import MessageToDict
-from google.protobuf.struct_pb2 import Value
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from green_agent.parts import data_part, message_data
 from green_agent.serving import agent_card, skill
 from tests.support.servers import running_app
 
@@ -98,29 +97,14 @@ class ParticipantStats:
             self.in_flight -= 1
 
 
-def _data_part(data: Mapping[str, Any]) -> Part:
-    value = Value()
-    value.struct_value.update(dict(data))
-    return Part(data=value, media_type="application/json")
-
-
 def _parts(reply: Any) -> list[Part]:
     if isinstance(reply, str):
         return [Part(text=reply)]
     if isinstance(reply, Mapping):
-        return [_data_part(reply)]
+        return [data_part(reply)]
     if isinstance(reply, (list, tuple)):
         return [p for r in reply for p in _parts(r)]
     raise TypeError(f"participant reply must be str, dict or a list of them, not {type(reply).__name__}")
-
-
-def _request_data(message: Message) -> dict[str, Any]:
-    for part in message.parts:
-        if part.WhichOneof("content") == "data":
-            value = MessageToDict(part.data)
-            if isinstance(value, dict):
-                return value
-    return {}
 
 
 class _Executor(AgentExecutor):
@@ -168,7 +152,7 @@ class _Executor(AgentExecutor):
         raise ValueError(f"unknown behaviour {b!r}")
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        data = _request_data(context.message)
+        data = next(iter(message_data(context.message)), {})
         self.stats.enter(str(data["id"]) if "id" in data else None)
         try:
             if self.behaviour == "hang":

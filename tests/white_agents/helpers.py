@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -11,10 +10,10 @@ from typing import Any
 import httpx
 import z3
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
-from a2a.types import Message, Part, Role, SendMessageRequest, TaskState
-from google.protobuf.json_format import MessageToDict
-from google.protobuf.struct_pb2 import Value
+from a2a.types import SendMessageRequest
 
+from green_agent.parts import user_message
+from green_agent.task_fold import TaskFold
 from tests.support.servers import free_port, running_app
 from white_agents.common.llm import LLMSettings
 
@@ -70,13 +69,6 @@ class TaskResult:
     data: list[dict[str, Any]]
 
 
-_STATES = {
-    TaskState.TASK_STATE_COMPLETED: "completed",
-    TaskState.TASK_STATE_FAILED: "failed",
-    TaskState.TASK_STATE_REJECTED: "rejected",
-}
-
-
 @contextmanager
 def serve(make_app: Any) -> Iterator[str]:
     """Serve ``make_app(url)`` on a free port whose URL is in its card; yield the base URL."""
@@ -96,42 +88,24 @@ async def send_task(
     timeout_s: float = 60.0,
 ) -> TaskResult:
     """Send one FOLIO task (text + data part, as the assessor does) and fold the final Task."""
-    parts = [Part(text=folio_text(premises, conclusion))]
-    if structured:
-        value = Value()
-        value.struct_value.update(
-            {
-                "task": "folio",
-                "id": item_id,
-                "premises": list(premises),
-                "conclusion": conclusion,
-                "labels": ["True", "False", "Uncertain"],
-            }
-        )
-        parts.append(Part(data=value, media_type="application/json"))
-    msg = Message(role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=parts)
+    data = {
+        "task": "folio",
+        "id": item_id,
+        "premises": list(premises),
+        "conclusion": conclusion,
+        "labels": ["True", "False", "Uncertain"],
+    }
+    msg = user_message(folio_text(premises, conclusion), data if structured else None)
+    fold = TaskFold()
     async with httpx.AsyncClient(timeout=timeout_s) as hc:
         card = await A2ACardResolver(hc, url.rstrip("/")).get_agent_card()
         client = ClientFactory(ClientConfig(streaming=False, httpx_client=hc)).create(card)
-        task = None
         async for resp in client.send_message(SendMessageRequest(message=msg)):
-            if resp.WhichOneof("payload") == "task":
-                task = resp.task
+            fold.add(resp)
         await client.close()
-    assert task is not None, "no task in the reply"
-    texts: list[str] = []
-    data: list[dict[str, Any]] = []
-    sources = [a.parts for a in task.artifacts]
-    if task.status.HasField("message"):
-        sources.append(task.status.message.parts)
-    for ps in sources:
-        for p in ps:
-            kind = p.WhichOneof("content")
-            if kind == "text":
-                texts.append(p.text)
-            elif kind == "data":
-                data.append(MessageToDict(p.data))
-    return TaskResult(_STATES.get(task.status.state, str(task.status.state)), "\n".join(texts), data)
+    assert fold.task_id is not None and fold.done, "no finished task in the reply"
+    texts = fold.texts() + ([fold.final_text] if fold.final_text else [])
+    return TaskResult(fold.state or "", "\n".join(texts), fold.data() + fold.final_data)
 
 
 def sample_items() -> list[Any]:

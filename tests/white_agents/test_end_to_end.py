@@ -6,7 +6,6 @@ sandbox, the export epilogue and the trusted solver)."""
 from __future__ import annotations
 
 import json
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +13,11 @@ import httpx
 import jsonschema
 import pytest
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
-from a2a.types import Message, Part, Role, SendMessageRequest
-from google.protobuf.json_format import MessageToDict
+from a2a.types import SendMessageRequest
 
+from green_agent.parts import user_message
 from green_agent.schemas import load_schema
+from green_agent.task_fold import TaskFold
 from tests.support.fake_llm import fake_llm
 from tests.white_agents.helpers import oracle, sample_items, serve, settings
 
@@ -27,27 +27,15 @@ LIMIT = 6
 
 
 async def _assess(url: str, request: dict[str, Any]) -> list[dict[str, Any]]:
+    """Run one assessment on the green agent at ``url``; the data parts of its ``Result`` artifact."""
+    fold = TaskFold()
     async with httpx.AsyncClient(timeout=300) as hc:
         card = await A2ACardResolver(hc, url.rstrip("/")).get_agent_card()
         client = ClientFactory(ClientConfig(streaming=True, httpx_client=hc)).create(card)
-        msg = Message(
-            role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=[Part(text=json.dumps(request))]
-        )
-        parts: list[dict[str, Any]] = []
-        async for event in client.send_message(SendMessageRequest(message=msg)):
-            if (
-                event.WhichOneof("payload") == "artifact_update"
-                and event.artifact_update.artifact.name == "Result"
-            ):
-                parts += [
-                    MessageToDict(p.data) for p in event.artifact_update.artifact.parts if p.HasField("data")
-                ]
-            if event.WhichOneof("payload") == "task":
-                for a in event.task.artifacts:
-                    if a.name == "Result":
-                        parts += [MessageToDict(p.data) for p in a.parts if p.HasField("data")]
+        async for event in client.send_message(SendMessageRequest(message=user_message(json.dumps(request)))):
+            fold.add(event)
         await client.close()
-    return parts
+    return [d for a in fold.artifacts.values() if a.name == "Result" for d in a.data]
 
 
 async def test_green_agent_assesses_llm_agents_on_the_sample(tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
 """A2A serving for anomaly participants: one policy object per A2A context, kept in a bounded LRU.
 
-Each incoming message is one observation; the policy of its context answers with one action, sent
-back as a plain A2A Message (the JSON in a text part and the same object as a data part). The
-anomaly LLM agent reuses this module.
+Each incoming message is one observation (one A2A task); the policy of its context answers with one
+action, sent back as the task's ``action`` artifact (the JSON in a text part and the same object as
+a data part). The lifecycle, and A2A ``CancelTask``, are the shared
+:class:`~green_agent.task_executor.TaskExecutor`'s. The anomaly LLM agent reuses this module.
 """
 
 from __future__ import annotations
@@ -14,15 +15,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from a2a.helpers import new_text_message
-from a2a.server.agent_execution import AgentExecutor, RequestContext
-from a2a.server.events import EventQueue
-from a2a.types import Part, Role
-from google.protobuf.json_format import MessageToDict
-from google.protobuf.struct_pb2 import Value
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
+from green_agent.parts import message_data, message_parts
 from green_agent.serving import agent_card, build_app, skill
+from green_agent.task_executor import Completion, Job, TaskExecutor
 
 log = logging.getLogger(__name__)
 
@@ -54,41 +51,30 @@ class ContextPolicies:
         return len(self._items)
 
 
-class AnomalyAgentExecutor(AgentExecutor):
-    """Answers each observation with one action from the context's policy."""
+class AnomalyAgentExecutor(TaskExecutor):
+    """Answers each observation (one task) with one action from the context's policy."""
 
     def __init__(self, factory: Callable[[], Policy], max_contexts: int = 256) -> None:
+        super().__init__()
         self.policies = ContextPolicies(factory, max_contexts)
 
-    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        message = context.message
-        data: dict[str, Any] = {}
-        for part in message.parts if message else []:
-            if part.WhichOneof("content") == "data":
-                value = MessageToDict(part.data)
-                if isinstance(value, dict):
-                    data = value
-        context_id = context.context_id or ""
-        policy, lock = self.policies.get(context_id)
+    async def work(self, job: Job) -> Completion:
+        data = message_data(job.context.message)
+        policy, lock = self.policies.get(job.task.context_id)
         async with lock:
+            await job.start()
             try:
-                action = await policy.act(context.get_user_input(), data)
+                action = await policy.act(job.context.get_user_input(), data[-1] if data else {})
             except Exception as exc:
                 log.exception("policy failed")
                 action = {"action": "FINALIZE", "note": f"agent error: {type(exc).__name__}: {exc}"}
-        reply = new_text_message(json.dumps(action), role=Role.ROLE_AGENT, context_id=context_id)
-        value = Value()
-        value.struct_value.update(action)
-        reply.parts.append(Part(data=value, media_type="application/json"))
-        await event_queue.enqueue_event(reply)
-
-    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        return None
+        return Completion(message_parts(json.dumps(action), action), "action")
 
 
 def create_participant_app(
     factory: Callable[[], Policy], *, name: str, description: str, url: str, max_contexts: int = 256
-) -> Starlette:
+) -> ASGIApp:
+    """The ASGI app serving anomaly participants whose policies ``factory`` makes, one per context."""
     card = agent_card(
         name=name,
         description=description,

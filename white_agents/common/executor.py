@@ -1,8 +1,8 @@
 """The A2A side of a white agent: one FOLIO task in, one reply (task mode) out.
 
-The lifecycle follows the green agent's executor: enqueue the Task first, ``working``, then either an
-artifact (text part + data part) and ``completed``, or ``failed`` with a message carrying the reason
-and the diagnostics. No exception escapes :meth:`FolioAgentExecutor.execute`.
+The lifecycle is the shared :class:`~green_agent.task_executor.TaskExecutor`: the Task first,
+``working``, then either an ``answer`` artifact (text part + data part) and ``completed``, or
+``failed`` with a message carrying the reason and the diagnostics.
 
 A2A ``CancelTask`` cancels the asyncio task running the agent: the LLM request in flight is dropped,
 a sandbox run is killed with its whole process tree, and nothing more is spent; the ``canceled``
@@ -11,18 +11,15 @@ status carries the usage the task had spent so far (as does a ``failed`` one).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from a2a.server.agent_execution import AgentExecutor, RequestContext
-from a2a.server.events import EventQueue
-from a2a.server.tasks import TaskUpdater
-from a2a.types import Message, Part
+from a2a.types import Message, Part, Task
 
-from green_agent.parts import agent_message, data_part, message_data, open_task
+from green_agent.parts import agent_message, data_part, message_data
+from green_agent.task_executor import Completion, Job, TaskExecutor, TaskFailed, TaskRejected
 from white_agents.common.llm import LLMError
 from white_agents.common.spend import start_metering
 from white_agents.common.task import AgentFailure, Answer, FolioTask, TaskFormatError, parse_task
@@ -42,68 +39,37 @@ class FolioAgent(Protocol):
     async def answer(self, task: FolioTask) -> Answer: ...
 
 
-class FolioAgentExecutor(AgentExecutor):
+class FolioAgentExecutor(TaskExecutor):
     """Runs a :class:`FolioAgent` for each incoming task."""
 
     def __init__(self, agent: FolioAgent) -> None:
+        super().__init__()
         self.agent = agent
-        self._running: dict[str, asyncio.Task[Any]] = {}
+        runtime = getattr(agent, "runtime", None)
+        self._declared: dict[str, Any] = {"llm": runtime.as_dict()} if runtime is not None else {}
 
-    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        task, updater = await open_task(context, event_queue)
+    def message(self, task: Task, text: str, data: Mapping[str, Any] | None) -> Message:
+        return agent_message(task, text, None if data is None else {**data, **self._declared})
 
-        runtime = getattr(self.agent, "runtime", None)
-        declared = {"llm": runtime.as_dict()} if runtime is not None else {}
+    def crashed(self, job: Job, exc: Exception) -> tuple[str, Mapping[str, Any] | None]:
+        error = f"{type(exc).__name__}: {exc}"
+        return f"{self.agent.name} crashed: {error}", {"error": error, **job.spent()}
 
-        def say(text: str, data: Mapping[str, Any] | None = None) -> Message:
-            return agent_message(task, text, None if data is None else {**data, **declared})
-
+    async def work(self, job: Job) -> Completion:
         start = time.perf_counter()
         try:
-            folio = parse_task(context.get_user_input(), message_data(context.message))
+            folio = parse_task(job.context.get_user_input(), message_data(job.context.message))
         except TaskFormatError as exc:
-            await updater.reject(say(f"Rejected: {exc}", {"error": "bad_task", "message": str(exc)}))
-            return
-        job = asyncio.current_task()
-        if job is not None:
-            self._running[task.id] = job
+            raise TaskRejected(f"Rejected: {exc}", {"error": "bad_task", "message": str(exc)}) from None
         spent = start_metering()
+        job.spent = lambda: {"usage": spent.usage.as_dict()}
+        await job.start()
         try:
-            await updater.start_work()
-            try:
-                answer = await self.agent.answer(folio)
-            except AgentFailure as exc:
-                log.info("task %s failed: %s", folio.id, exc.message)
-                await updater.failed(say(f"{self.agent.name} failed: {exc.message}", exc.data()))
-                return
-            except LLMError as exc:
-                log.info("task %s failed: %s", folio.id, exc)
-                failure = AgentFailure(str(exc), usage=spent.usage, diagnostics=exc.diagnostics())
-                await updater.failed(say(f"{self.agent.name} failed: {exc}", failure.data()))
-                return
-            answer.diagnostics.setdefault("total_ms", round((time.perf_counter() - start) * 1000, 1))
-            await updater.add_artifact(
-                [Part(text=answer.text), data_part(answer.data() | declared)], name="answer"
-            )
-            await updater.complete()
-        except asyncio.CancelledError:
-            log.info("task %s canceled", folio.id)
-            await updater.cancel(say("Canceled.", {"canceled": True, "usage": spent.usage.as_dict()}))
-            raise
-        except Exception as exc:  # the task must end failed, never hang or -32603
-            log.exception("agent crashed on task %s", folio.id)
-            await updater.failed(
-                say(
-                    f"{self.agent.name} crashed: {type(exc).__name__}: {exc}",
-                    {"error": f"{type(exc).__name__}: {exc}", "usage": spent.usage.as_dict()},
-                )
-            )
-        finally:
-            self._running.pop(task.id, None)
-
-    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        job = self._running.get(context.task_id or "")
-        if job is not None:
-            job.cancel()
-        else:
-            await TaskUpdater(event_queue, context.task_id or "", context.context_id or "").cancel()
+            answer = await self.agent.answer(folio)
+        except AgentFailure as exc:
+            raise TaskFailed(f"{self.agent.name} failed: {exc.message}", exc.data()) from None
+        except LLMError as exc:
+            failure = AgentFailure(str(exc), usage=spent.usage, diagnostics=exc.diagnostics())
+            raise TaskFailed(f"{self.agent.name} failed: {exc}", failure.data()) from None
+        answer.diagnostics.setdefault("total_ms", round((time.perf_counter() - start) * 1000, 1))
+        return Completion([Part(text=answer.text), data_part(answer.data() | self._declared)], "answer")

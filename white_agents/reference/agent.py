@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from a2a.server.agent_execution import AgentExecutor, RequestContext
-from a2a.server.events import EventQueue
-from a2a.server.tasks import TaskUpdater
-from a2a.types import Message, Part
+from a2a.types import Part
 
-from green_agent.parts import agent_message, data_part, message_data, open_task
-
-log = logging.getLogger(__name__)
+from green_agent.parts import data_part, message_data
+from green_agent.task_executor import Completion, Job, TaskExecutor, TaskFailed
 
 
 class TaskInputError(ValueError):
@@ -78,32 +73,19 @@ def answer(task: FolTask, timeout_ms: int) -> dict[str, Any]:
     }
 
 
-class ReferenceExecutor(AgentExecutor):
-    """A2A lifecycle: task first, ``working``, an ``Answer`` artifact, ``completed`` — or ``failed`` with a reason."""
+class ReferenceExecutor(TaskExecutor):
+    """Task first, ``working``, an ``Answer`` artifact, ``completed`` — or ``failed`` with a reason."""
 
     def __init__(self, *, timeout_ms: int = 5000) -> None:
+        super().__init__()
         self._timeout_ms = timeout_ms
 
-    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        task, updater = await open_task(context, event_queue)
-
-        def say(text: str) -> Message:
-            return agent_message(task, text)
-
+    async def work(self, job: Job) -> Completion:
         try:
-            fol = read_task(message_data(context.message))
-            await updater.start_work(say("Deciding with Z3."))
+            fol = read_task(message_data(job.context.message))
+            await job.start("Deciding with Z3.")
             data = await asyncio.to_thread(answer, fol, self._timeout_ms)
         except TaskInputError as exc:
-            log.info("task %s failed: %s", task.id, exc)
-            await updater.failed(say(f"Failed: {exc}"))
-            return
-        except Exception as exc:  # never leave the task hanging: fail it with a one-line reason
-            log.exception("task %s crashed", task.id)
-            await updater.failed(say(f"Failed: internal error: {type(exc).__name__}: {exc}"))
-            return
-        await updater.add_artifact([Part(text=f"Answer: {data['label']}"), data_part(data)], name="Answer")
-        await updater.complete(say(f"Answer: {data['label']}"))
-
-    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        await TaskUpdater(event_queue, context.task_id or "", context.context_id or "").cancel()
+            raise TaskFailed(f"Failed: {exc}") from None
+        label = f"Answer: {data['label']}"
+        return Completion([Part(text=label), data_part(data)], "Answer", message=label)
