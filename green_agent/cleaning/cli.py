@@ -105,7 +105,7 @@ def _fail(command: str, message: str) -> int:
 def run_clean(args: argparse.Namespace) -> int:
     """Run ``folio clean``."""
     from green_agent.cleaning.decisions import decisions_path, load_reviews
-    from green_agent.cleaning.llm import CachedLLM, LLMSettings, LLMUnavailable
+    from green_agent.cleaning.llm import CachedLLM, LLMError, LLMSettings
     from green_agent.cleaning.output import QUEUE_FILE
     from green_agent.cleaning.pipeline import CleanSettings, run_agent_stages, run_verify_stage
     from green_agent.cleaning.sources import SourceError, open_run, rebuild_outputs
@@ -142,11 +142,13 @@ def run_clean(args: argparse.Namespace) -> int:
     run_verify_stage(items, state, settings)
     status = EXIT_OK
     if not args.offline:
+        api_base = args.api_base or os.environ.get("LLM_API_BASE")
         llm = CachedLLM(
             LLMSettings(
                 model=model,
-                api_base=args.api_base or os.environ.get("LLM_API_BASE"),
-                timeout_s=args.llm_timeout,
+                api_base=api_base,
+                api_key=os.environ.get("LLM_API_KEY") or ("unused" if api_base else None),
+                request_timeout_s=args.llm_timeout,
                 retries=args.llm_retries,
             ),
             out / "llm-cache",
@@ -154,7 +156,7 @@ def run_clean(args: argparse.Namespace) -> int:
         try:
             reviewed = {i for i, r in load_reviews(decisions_path(out / QUEUE_FILE)).items() if r.final}
             run_agent_stages(items, state, llm, settings, skip=reviewed)
-        except LLMUnavailable as exc:
+        except LLMError as exc:
             print(f"folio clean: LLM unavailable: {exc}; progress saved, re-run to continue", file=sys.stderr)
             status = EXIT_LLM_DOWN
         s = llm.stats

@@ -73,7 +73,7 @@ def run_agent_stages(
     skip: Collection[str] = (),
 ) -> None:
     """Stages 2 and 3 for every pending item not in ``skip`` (items a reviewer already decided, e.g. after
-    ``--offline``); raises ``LLMUnavailable`` when the model cannot be reached."""
+    ``--offline``); raises ``LLMError`` when the model cannot be reached."""
     pending = [item for item in items if state.items[item.id].outcome is None and item.id not in skip]
     for n, item in enumerate(pending, start=1):
         st = state.items[item.id]
