@@ -3,7 +3,8 @@
 Every assessor sends its messages through :func:`call_participant`, so the failure taxonomy of
 DESIGN §3 is the same for every scenario: ``ok`` (a reply arrived), ``timeout`` (a budget was
 spent: ``kind`` says which) or ``runtime_error`` (``kind`` from the transport). Only transport
-faults marked retryable are retried (:mod:`green_agent.retry`: exponential backoff, full jitter); a participant's own
+faults marked retryable are retried (:mod:`green_agent.retry`: exponential backoff, full jitter, never
+a backoff that would end after the budget: then the fault itself is the outcome); a participant's own
 failed or rejected task, a malformed reply or a timeout is final. When the time budget runs out the
 participant's task is canceled (A2A ``CancelTask``, see :mod:`green_agent.cancel`) so that it stops
 spending, and the result records whether that worked; so it is when the call itself is canceled
@@ -110,6 +111,7 @@ async def _call(
     retrier = Retrier(
         RetryPolicy(budget.max_retries, budget.backoff_base_s, budget.backoff_max_s),
         retryable=lambda exc: isinstance(exc, TransportError) and exc.retryable,
+        deadline=start + limit,  # a backoff the budget cannot hold: report the fault, do not wait it out
         rng=rng,
     )
 
