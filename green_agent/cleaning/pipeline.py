@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from green_agent.cleaning.critique import critique
 from green_agent.cleaning.llm import CachedLLM
@@ -133,7 +134,7 @@ def clean_item(
         state.save(st)
 
 
-def _values(item: FolioItem, attempt: Attempt) -> dict:
+def _values(item: FolioItem, attempt: Attempt) -> dict[str, Any]:
     p = attempt.proposal or {}
     return {
         "premises_fol": list(p.get("premises_fol") or item.premises_fol or []),
