@@ -3,7 +3,8 @@
 Every assessor sends its messages through :func:`call_participant`, so the failure taxonomy of
 docs/architecture.md, Failures, holds for every scenario: ``ok`` (a reply came), ``timeout`` (a budget was
 spent: ``kind`` says which) or ``runtime_error`` (``kind`` from the transport). Only transport
-faults marked retryable are retried, with exponential backoff and full jitter; a participant's own
+faults marked retryable are retried (:mod:`green_agent.retry`: exponential backoff, full jitter, never
+a backoff that would end after the budget: then the fault itself is the outcome); a participant's own
 failed or rejected task, a malformed reply or a timeout is final. When the time budget runs out the
 participant's task is canceled (A2A ``CancelTask``, see :mod:`green_agent.cancel`) so that it stops
 spending, and the result records whether that worked; so it is when the call itself is canceled
@@ -20,6 +21,7 @@ from typing import Any, Literal
 
 from green_agent.cancel import cancel_abandoned, watching
 from green_agent.protocol import OutboundMessage, Reply, Transport, TransportError
+from green_agent.retry import Retrier, RetryPolicy
 
 CallStatus = Literal["ok", "timeout", "runtime_error"]
 
@@ -106,26 +108,28 @@ async def _call(
     kind = "timeout"
     if deadline is not None and deadline - start < limit:
         limit, kind = max(0.0, deadline - start), "deadline"
-    attempts = 0
+    retrier = Retrier(
+        RetryPolicy(budget.max_retries, budget.backoff_base_s, budget.backoff_max_s),
+        retryable=lambda exc: isinstance(exc, TransportError) and exc.retryable,
+        deadline=start + limit,  # a backoff the budget cannot hold: report the fault, do not wait it out
+        rng=rng,
+    )
 
     def elapsed_ms() -> float:
         return (time.monotonic() - start) * 1000
 
+    async def attempt() -> Reply:
+        in_flight.task_id = None
+        return await transport.send(url, message, max_response_bytes=budget.max_response_bytes)
+
     async def attempt_until_final() -> CallResult:
-        nonlocal attempts
-        while True:
-            attempts += 1
-            in_flight.task_id = None
-            try:
-                reply = await transport.send(url, message, max_response_bytes=budget.max_response_bytes)
-                return CallResult("ok", reply, None, None, attempts, elapsed_ms())
-            except TransportError as exc:
-                if not exc.retryable or attempts > budget.max_retries:
-                    return CallResult(
-                        "runtime_error", None, exc.kind, exc.detail, attempts, elapsed_ms(), exc.raw, exc.data
-                    )
-                ceiling = min(budget.backoff_max_s, budget.backoff_base_s * 2 ** (attempts - 1))
-                await asyncio.sleep(rng.uniform(0, ceiling))
+        try:
+            reply = await retrier.run(attempt)
+        except TransportError as exc:
+            return CallResult(
+                "runtime_error", None, exc.kind, exc.detail, retrier.attempts, elapsed_ms(), exc.raw, exc.data
+            )
+        return CallResult("ok", reply, None, None, retrier.attempts, elapsed_ms())
 
     with watching() as in_flight:
         try:
@@ -136,6 +140,7 @@ async def _call(
             await asyncio.shield(cancel_abandoned(transport, url, in_flight))
             raise
     latency = elapsed_ms()
+    attempts = retrier.attempts
     cancel = await cancel_abandoned(transport, url, in_flight) if attempts else None
     what = "deadline of the run reached" if kind == "deadline" else f"no reply within {budget.timeout_s:g} s"
     return CallResult(

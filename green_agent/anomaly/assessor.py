@@ -199,10 +199,11 @@ async def run_episode(
             env.invalid(exc.kind, exc.message, raw=reply.text or reply.data)
             continue
         env.apply(action)
-    accepted = await _judge(env, config) if config.judge_model else set()
+    accepted, judge_errors = await _judge(env, config) if config.judge_model else (set(), [])
     return episode_record(
         env,
         accepted=accepted,
+        **({"judge_errors": judge_errors} if config.judge_model else {}),
         role=role,
         index=spec.index,
         depth=spec.depth,
@@ -211,21 +212,25 @@ async def run_episode(
     )
 
 
-async def _judge(env: Environment, config: AnomalyConfig) -> set[tuple[int, str]]:
-    from green_agent.anomaly.judge import judge_match
+async def _judge(
+    env: Environment, config: AnomalyConfig
+) -> tuple[set[tuple[int, str]], list[dict[str, Any]]]:
+    """Judge-approved (report, planted) pairs, and the pairs the judge gave no verdict on (why)."""
+    from green_agent.anomaly.judge import Judge, judge_settings
 
+    judge = Judge(judge_settings(config.judge_model or "", config.judge_api_base, config.timeout_s))
     accepted: set[tuple[int, str]] = set()
-    model, api_base = config.judge_model or "", config.judge_api_base
+    errors: list[dict[str, Any]] = []
     for i, report in enumerate(scored_reports(env.reports)):
         for p in env.injected.planted:
             if p.segment != report["segment_id"] or p.type == report["type"]:
                 continue
-            description = report.get("description", "")
-            if await judge_match(
-                model, p.description, description, api_base=api_base, timeout_s=config.timeout_s
-            ):
+            verdict = await judge.verdict(p.description, report.get("description", ""))
+            if verdict.accepted:
                 accepted.add((i, p.id))
-    return accepted
+            if verdict.error is not None:
+                errors.append({"report": i, "planted": p.id, "error": verdict.error})
+    return accepted, errors
 
 
 def summary_text(parts: list[dict[str, Any]]) -> str:

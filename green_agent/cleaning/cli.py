@@ -9,10 +9,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from green_agent.cli_args import PROVER_TIMEOUT_MS, non_negative_int, positive_int
+
+if TYPE_CHECKING:  # the stages are imported by the commands that run them (fast --help)
+    from green_agent.cleaning.pipeline import CleanSettings
+    from green_agent.cleaning.state import RunState
+    from green_agent.datasets.items import FolioItem
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_BAD_INPUT, EXIT_LLM_DOWN = 0, 1, 2, 3
 _FORMATS = ["auto", "v1", "v2", "sample", "cleaned-csv"]
@@ -26,6 +32,12 @@ exit status:
 
 def register(subparsers: Any) -> None:
     """Add ``clean``, ``review`` and ``diff`` to the ``folio`` dispatcher."""
+    _add_clean(subparsers)
+    _add_review(subparsers)
+    _add_diff(subparsers)
+
+
+def _add_clean(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "clean",
         help="verify → critique → refine → review queue; write a cleaned split",
@@ -69,6 +81,8 @@ def register(subparsers: Any) -> None:
     )
     p.set_defaults(func=run_clean)
 
+
+def _add_review(subparsers: Any) -> None:
     r = subparsers.add_parser("review", help="work through a review queue in the terminal")
     r.add_argument("queue", metavar="QUEUE", help="review-queue.jsonl written by folio clean")
     r.add_argument(
@@ -81,6 +95,8 @@ def register(subparsers: Any) -> None:
     )
     r.set_defaults(func=run_review)
 
+
+def _add_diff(subparsers: Any) -> None:
     d = subparsers.add_parser(
         "diff",
         help="label and formula differences between two splits",
@@ -104,10 +120,7 @@ def _fail(command: str, message: str) -> int:
 
 def run_clean(args: argparse.Namespace) -> int:
     """Run ``folio clean``."""
-    from green_agent.cleaning.decisions import decisions_path, load_reviews
-    from green_agent.cleaning.llm import CachedLLM, LLMSettings, LLMUnavailable
-    from green_agent.cleaning.output import QUEUE_FILE
-    from green_agent.cleaning.pipeline import CleanSettings, run_agent_stages, run_verify_stage
+    from green_agent.cleaning.pipeline import CleanSettings, run_verify_stage
     from green_agent.cleaning.sources import SourceError, open_run, rebuild_outputs
     from green_agent.verify.cli import resolve_data
 
@@ -140,27 +153,44 @@ def run_clean(args: argparse.Namespace) -> int:
     )
     print(f"folio clean: {len(items)} items, {len(state.items)} already verified; state in {state.path}")
     run_verify_stage(items, state, settings)
-    status = EXIT_OK
-    if not args.offline:
-        llm = CachedLLM(
-            LLMSettings(
-                model=model,
-                api_base=args.api_base or os.environ.get("LLM_API_BASE"),
-                timeout_s=args.llm_timeout,
-                retries=args.llm_retries,
-            ),
-            out / "llm-cache",
-        )
-        try:
-            reviewed = {i for i, r in load_reviews(decisions_path(out / QUEUE_FILE)).items() if r.final}
-            run_agent_stages(items, state, llm, settings, skip=reviewed)
-        except LLMUnavailable as exc:
-            print(f"folio clean: LLM unavailable: {exc}; progress saved, re-run to continue", file=sys.stderr)
-            status = EXIT_LLM_DOWN
-        s = llm.stats
-        print(f"LLM: {s.sent} request(s) sent, {s.cached} answered from the cache")
+    status = EXIT_OK if args.offline or not model else _run_agents(args, model, out, items, state, settings)
     summary = rebuild_outputs(out, items, state)
     _print_summary(summary, out)
+    return status
+
+
+def _run_agents(
+    args: argparse.Namespace,
+    model: str,
+    out: Path,
+    items: Sequence[FolioItem],
+    state: RunState,
+    settings: CleanSettings,
+) -> int:
+    """Stages 2-4 (critique, refine, review queue) through the cached model; the exit status."""
+    from green_agent.cleaning.decisions import decisions_path, load_reviews
+    from green_agent.cleaning.llm import CachedLLM, LLMError, LLMSettings
+    from green_agent.cleaning.output import QUEUE_FILE
+    from green_agent.cleaning.pipeline import run_agent_stages
+
+    api_base = args.api_base or os.environ.get("LLM_API_BASE")
+    settings_llm = LLMSettings(
+        model=model,
+        api_base=api_base,
+        api_key=os.environ.get("LLM_API_KEY") or ("unused" if api_base else None),
+        request_timeout_s=args.llm_timeout,
+        retries=args.llm_retries,
+    )
+    llm = CachedLLM(settings_llm, out / "llm-cache")
+    status = EXIT_OK
+    try:
+        reviewed = {i for i, r in load_reviews(decisions_path(out / QUEUE_FILE)).items() if r.final}
+        run_agent_stages(items, state, llm, settings, skip=reviewed)
+    except LLMError as exc:
+        print(f"folio clean: LLM unavailable: {exc}; progress saved, re-run to continue", file=sys.stderr)
+        status = EXIT_LLM_DOWN
+    s = llm.stats
+    print(f"LLM: {s.sent} request(s) sent, {s.cached} answered from the cache")
     return status
 
 

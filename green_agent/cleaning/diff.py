@@ -110,11 +110,11 @@ def diff_splits(a: Sequence[FolioItem], b: Sequence[FolioItem]) -> SplitDiff:
         if not candidates:
             result.only_a.append(x.id)
             continue
-        other = candidates.pop(0)  # identical texts pair up in row order
-        paired.add(other)
-        if other != row:
+        row_b = candidates.pop(0)  # identical texts pair up in row order
+        paired.add(row_b)
+        if row_b != row:
             result.moved += 1
-        y = b[other]
+        y = b[row_b]
         result.matched += 1
         result.changes += _compare(x, y, x.id if use_a else y.id)
     result.only_b = [y.id for row, y in enumerate(b) if row not in paired]

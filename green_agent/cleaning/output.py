@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,70 +42,86 @@ def _field_names(n: int) -> list[str]:
     return [f"premises-FOL:{k + 1}" for k in range(n)] + ["conclusion-FOL"]
 
 
+@dataclass
+class _Draft:
+    """The cleaned item's formulas and label as they are being decided, and who changed which field."""
+
+    names: list[str]
+    """Changelog field names of the formulas (``premises-FOL:k`` ..., ``conclusion-FOL``)."""
+    formulas: list[str]
+    """Premise formulas, then the conclusion's (when the item has one)."""
+    label: str
+    """The label so far."""
+    who: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Changed field -> (who, note)."""
+
+    def set_formulas(self, new: Sequence[str], by: str, note: str = "") -> None:
+        for k, name in enumerate(self.names[: len(self.formulas)]):
+            if k < len(new) and new[k] != self.formulas[k]:
+                self.formulas[k] = new[k]
+                self.who[name] = (by, note)
+
+    def set_label(self, label: str, by: str, note: str) -> None:
+        if label != self.label:
+            self.label = label
+            self.who["label"] = (by, note)
+
+    def take(self, proposal: dict[str, Any], by: str) -> None:
+        """Adopt a refiner proposal (its formulas and label)."""
+        note = proposal.get("justification", "")
+        self.set_formulas([*proposal["premises_fol"], proposal["conclusion_fol"]], by, note)
+        self.set_label(proposal["label"], by, note)
+
+
+def _apply_review(draft: _Draft, st: ItemState | None, review: Review) -> None:
+    """A reviewer's final decision: edits, an accepted suggestion, a new label or 'ambiguous'."""
+    final = review.final or {}
+    action = final.get("action")
+    if review.edits:
+        draft.set_formulas(
+            [review.edits.get(n, draft.formulas[k]) for k, n in enumerate(draft.names)], "reviewer"
+        )
+    elif action == "accept" and st and st.suggestion:
+        draft.take(st.suggestion, f"reviewer (accepted refiner round {st.suggestion['round']})")
+    if action == "label":
+        draft.label = final["after"]
+        draft.who["label"] = ("reviewer", final.get("note", ""))
+    if action == "ambiguous":
+        draft.who["review"] = ("reviewer", final.get("note", ""))
+
+
 def final_values(
     item: FolioItem, st: ItemState | None, review: Review | None
-) -> tuple[dict[str, Any], list[dict]]:
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(premises_fol, conclusion_fol, label) of the cleaned item, and its changelog entries."""
     fol = list(item.premises_fol or [])
-    original = {
-        "formulas": [*fol, item.conclusion_fol] if item.conclusion_fol is not None else fol,
-        "label": item.label,
-    }
-    formulas, label = list(original["formulas"]), item.label
-    who: dict[str, tuple[str, str]] = {}  # field -> (who, note)
-    names = _field_names(len(fol)) if item.conclusion_fol is not None else _field_names(len(fol))[:-1]
+    original = [*fol, item.conclusion_fol] if item.conclusion_fol is not None else fol
+    names = _field_names(len(fol))[: len(original)]
+    draft = _Draft(names, list(original), item.label)
     outcome = st.outcome if st else None
-
-    def set_formulas(new: Sequence[str], by: str, note: str = "") -> None:
-        for name, k in zip(names, range(len(formulas)), strict=False):
-            if k < len(new) and new[k] != formulas[k]:
-                formulas[k] = new[k]
-                who[name] = (by, note)
-
     if outcome == "passed":
-        for k, text in enumerate(formulas):
+        for k, text in enumerate(draft.formulas):
             fixed, repairs = normalise(text)
             if repairs:
-                formulas[k] = fixed
-                who[names[k]] = ("verifier", "; ".join(repairs))
+                draft.formulas[k] = fixed
+                draft.who[names[k]] = ("verifier", "; ".join(repairs))
     elif outcome == "repaired" and st and st.final:
-        by = f"refiner round {st.final['round']}"
-        set_formulas(
-            [*st.final["premises_fol"], st.final["conclusion_fol"]], by, st.final.get("justification", "")
-        )
-        if st.final["label"] != label:
-            label = st.final["label"]
-            who["label"] = (by, st.final.get("justification", ""))
+        draft.take(st.final, f"refiner round {st.final['round']}")
     elif review is not None and review.final is not None:
-        action = review.final["action"]
-        if review.edits:
-            set_formulas([review.edits.get(n, formulas[k]) for k, n in enumerate(names)], "reviewer")
-        elif action == "accept" and st and st.suggestion:
-            s = st.suggestion
-            by = f"reviewer (accepted refiner round {s['round']})"
-            set_formulas([*s["premises_fol"], s["conclusion_fol"]], by, s.get("justification", ""))
-            if s["label"] != label:
-                label = s["label"]
-                who["label"] = (by, s.get("justification", ""))
-        if action == "label":
-            label = review.final["after"]
-            who["label"] = ("reviewer", review.final.get("note", ""))
-        if action == "ambiguous":
-            who["review"] = ("reviewer", review.final.get("note", ""))
-    changes = []
-    for k, name in enumerate(names):
-        if name in who:
-            changes.append(_change(item.id, name, original["formulas"][k], formulas[k], *who[name]))
-    if "label" in who:
-        changes.append(_change(item.id, "label", item.label, label, *who["label"]))
-    if "review" in who:
-        changes.append(_change(item.id, "review", "", "ambiguous", *who["review"]))
+        _apply_review(draft, st, review)
+    changes = [
+        _change(item.id, name, original[k], draft.formulas[k], *draft.who[name])
+        for k, name in enumerate(names)
+        if name in draft.who
+    ]
+    if "label" in draft.who:
+        changes.append(_change(item.id, "label", item.label, draft.label, *draft.who["label"]))
+    if "review" in draft.who:
+        changes.append(_change(item.id, "review", "", "ambiguous", *draft.who["review"]))
     n = len(fol)
-    return {
-        "premises_fol": formulas[:n],
-        "conclusion_fol": formulas[n] if len(formulas) > n else None,
-        "label": label,
-    }, changes
+    formulas = draft.formulas
+    values = {"premises_fol": formulas[:n], "conclusion_fol": formulas[n] if len(formulas) > n else None}
+    return {**values, "label": draft.label}, changes
 
 
 def _change(item_id: str, field: str, before: str, after: str, who: str, note: str) -> dict[str, Any]:
@@ -173,7 +189,8 @@ def summarise(
     open_ids = [
         i.id for i in items if i.id not in states or states[i.id].outcome not in ("passed", "repaired")
     ]
-    decided = Counter(reviews[i].final["action"] for i in open_ids if i in reviews and reviews[i].final)
+    finals = [r.final for i in open_ids if (r := reviews.get(i)) is not None and r.final]
+    decided = Counter(final["action"] for final in finals)
     return {
         "source": header.get("source"),
         "sha256": header.get("sha256"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from green_agent.cleaning.critique import critique
 from green_agent.cleaning.llm import CachedLLM
@@ -73,7 +74,7 @@ def run_agent_stages(
     skip: Collection[str] = (),
 ) -> None:
     """Stages 2 and 3 for every pending item not in ``skip`` (items a reviewer already decided, e.g. after
-    ``--offline``); raises ``LLMUnavailable`` when the model cannot be reached."""
+    ``--offline``); raises ``LLMError`` when the model cannot be reached."""
     pending = [item for item in items if state.items[item.id].outcome is None and item.id not in skip]
     for n, item in enumerate(pending, start=1):
         st = state.items[item.id]
@@ -133,7 +134,7 @@ def clean_item(
         state.save(st)
 
 
-def _values(item: FolioItem, attempt: Attempt) -> dict:
+def _values(item: FolioItem, attempt: Attempt) -> dict[str, Any]:
     p = attempt.proposal or {}
     return {
         "premises_fol": list(p.get("premises_fol") or item.premises_fol or []),

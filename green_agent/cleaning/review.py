@@ -134,7 +134,7 @@ def _edit(record: dict[str, Any], review: Review, ask: Ask, say: Say, dpath: Pat
     if which == "c":
         field, before = "conclusion-FOL", item.conclusion_fol
     elif which.isdigit() and 1 <= int(which) <= n:
-        field, before = f"premises-FOL:{which}", item.premises_fol[int(which) - 1]
+        field, before = f"premises-FOL:{which}", (item.premises_fol or ())[int(which) - 1]
     else:
         say(f"no formula {which!r}")
         return

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-LABELS: tuple[str, ...] = ("True", "False", "Uncertain")
-"""The three gold labels, in the order used for reports."""
+from green_agent.labels import LABELS, label_of
 
-_GOLD_SYNONYMS = {"true": "True", "false": "False", "uncertain": "Uncertain", "unknown": "Uncertain"}
+__all__ = ["LABELS", "DatasetError", "FolioItem", "normalise_label"]
 
 
 class DatasetError(ValueError):
@@ -15,10 +14,12 @@ class DatasetError(ValueError):
 
 
 def normalise_label(raw: object) -> str:
-    """Map a gold label to True/False/Uncertain (FOLIO v1 train says "Unknown")."""
-    label = _GOLD_SYNONYMS.get(str(raw).strip().lower())
+    """Map a gold label to True/False/Uncertain (FOLIO v1 train says "Unknown"; see :mod:`green_agent.labels`)."""
+    label = label_of(str(raw))
     if label is None:
-        raise DatasetError(f"unknown gold label {raw!r} (expected True, False, Uncertain or Unknown)")
+        raise DatasetError(
+            f"unknown gold label {raw!r} (expected True, False or Uncertain, or a synonym such as Unknown)"
+        )
     return label
 
 

@@ -38,6 +38,7 @@ from green_agent.protocol import (
 from green_agent.redact import redact_url
 from green_agent.report.repro import reproducibility_block
 from green_agent.resume import card_dict, journal_key
+from green_agent.retry import Retrier, RetryPolicy
 
 log = logging.getLogger(__name__)
 VARIANT_JOBS, VARIANT_JOBS_FROM = 2, 100
@@ -159,24 +160,20 @@ class FolioAssessor:
         unavailable: dict[str, tuple[str, str]] = {}
 
         async def one(role: str, url: str) -> None:
-            reason = ("card_unavailable", "agent card did not load")
-            for attempt in range(plan.config.max_retries + 1):
-                try:
-                    card = await asyncio.wait_for(card_of(url), plan.config.timeout_s)
-                    cards[role] = card_dict(card)
-                    return
-                except TransportError as exc:
-                    reason = (exc.kind, exc.detail)
-                    if not exc.retryable:
-                        break
-                except asyncio.TimeoutError:
-                    reason = (
-                        "card_unavailable",
-                        f"agent card at {redact_url(url)} did not load within {plan.config.timeout_s:g} s",
-                    )
-                    break
-                await asyncio.sleep(min(2.0, 0.25 * 2**attempt))
-            unavailable[role] = reason
+            retrier = Retrier(
+                RetryPolicy(plan.config.max_retries, base_s=0.25, max_s=2.0),
+                retryable=lambda exc: isinstance(exc, TransportError) and exc.retryable,
+            )
+            try:
+                card = await retrier.run(lambda: asyncio.wait_for(card_of(url), plan.config.timeout_s))
+                cards[role] = card_dict(card)
+            except TransportError as exc:
+                unavailable[role] = (exc.kind, exc.detail)
+            except asyncio.TimeoutError:
+                unavailable[role] = (
+                    "card_unavailable",
+                    f"agent card at {redact_url(url)} did not load within {plan.config.timeout_s:g} s",
+                )
 
         await asyncio.gather(*(one(r, u) for r, u in plan.participants.items()))
         return cards, unavailable

@@ -9,7 +9,8 @@ Rules, first that applies decides (``rule`` names it):
 4. ``boxed`` — ``\\boxed{X}``.
 
 The value in the deciding place must be exactly one label after normalisation (case, markdown
-emphasis, surrounding punctuation, and synonyms: Unknown→Uncertain, entailment→True, ...). Two
+emphasis, surrounding punctuation, and the synonyms of :mod:`green_agent.labels`: Unknown→Uncertain,
+entailment→True, ...; "yes"/"no" name no label). Two
 different labels there, or a value that is not a label, is a parse error with a reason — never
 substring matching ("untrue" is not "true") and never "any mention of uncertain wins".
 """
@@ -21,19 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-SYNONYMS: dict[str, str] = {
-    "true": "True",
-    "entailment": "True",
-    "entailed": "True",
-    "false": "False",
-    "contradiction": "False",
-    "contradicted": "False",
-    "uncertain": "Uncertain",
-    "unknown": "Uncertain",
-    "undetermined": "Uncertain",
-    "neutral": "Uncertain",
-}
-"""Accepted answer words (lower case) -> label."""
+from green_agent.labels import SYNONYMS
 
 _DECORATION = " \t*_`'\"“”‘’.,;:!?()[]{}<>"
 _PREFIXES = ("the conclusion is", "the answer is", "the statement is", "it is", "label:")
@@ -42,7 +31,7 @@ _ANSWER_LINE = re.compile(
     re.IGNORECASE,
 )
 _BOXED = re.compile(r"\\boxed\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
-_TEXT_CMD = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\s*\{([^{}]*)\}")
+_TEXT_CMD = re.compile(r"\\(?:boxed|text|textbf|mathrm|mathbf)\s*\{([^{}]*)\}")
 _SPLIT = re.compile(r"\s*(?:[.;,!]\s+|\s[-–—]\s|\s\(|\n|\bbecause\b|\bsince\b)", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+")
 
@@ -61,7 +50,8 @@ class ParsedAnswer:
 
 def normalise_answer(value: str) -> str | None:
     """``value`` as a label if, stripped of markdown and punctuation, it is exactly one answer word."""
-    cleaned = _TEXT_CMD.sub(r"\1", value).strip(_DECORATION).lower()
+    unwrapped = _TEXT_CMD.sub(r"\1", _TEXT_CMD.sub(r"\1", value))  # \boxed{\text{True}} too
+    cleaned = unwrapped.strip(_DECORATION).lower()
     cleaned = " ".join(cleaned.replace("**", "").replace("__", "").split()).strip(_DECORATION)
     for prefix in _PREFIXES:
         if cleaned.startswith(prefix + " "):
@@ -74,8 +64,11 @@ def _labels_in(value: str) -> set[str]:
     return {SYNONYMS[w] for w in _WORD.findall(value.lower()) if w in SYNONYMS}
 
 
-def _judge(value: str, where: str, rule: str) -> ParsedAnswer:
-    """The value in the deciding place -> a label or a parse error."""
+def read_value(value: str, where: str, rule: str) -> ParsedAnswer:
+    """The value in the deciding place -> a label or a parse error (``where`` names the place in it).
+
+    Also how a white agent reads its own model's last ``Answer:`` line (:mod:`white_agents.common.task`).
+    """
     label = normalise_answer(value)
     if label is not None:
         return ParsedAnswer(label, rule)
@@ -120,7 +113,7 @@ def _from_answer_lines(lines: Sequence[str]) -> ParsedAnswer | None:
         if not value.strip(_DECORATION):
             following = [ln for ln in lines[index + 1 :] if ln.strip()]
             value = following[0] if following else ""
-        return _judge(value, "the last answer line", "answer_line")
+        return read_value(value, "the last answer line", "answer_line")
     return None
 
 

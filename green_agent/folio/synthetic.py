@@ -9,11 +9,11 @@ from typing import Any
 from green_agent.datasets.items import FolioItem
 from green_agent.folio.variants import Variant, VariantSet
 from green_agent.folio.variants.scoring import annotate_items, robustness
+from green_agent.labels import LABELS
 from green_agent.report.compare import compare
 from green_agent.report.metrics import summarize_items
 from green_agent.report.repro import reproducibility_block
 
-LABELS = ("True", "False", "Uncertain")
 _KINDS = ("connection_refused", "http_status", "jsonrpc_error", "task_failed")
 
 

@@ -139,6 +139,6 @@ def toy_data(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def litellm_loaded() -> None:
     """Import litellm once for the session (it takes seconds)."""
-    from green_agent.cleaning.llm import load_litellm
+    from green_agent.llm import load_litellm
 
     load_litellm()

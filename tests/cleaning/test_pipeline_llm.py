@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.cleaning.llm import CachedLLM, LLMSettings, LLMUnavailable
+from green_agent.cleaning.llm import CachedLLM, LLMError, LLMSettings
 from green_agent.cleaning.pipeline import CleanSettings, run_agent_stages, run_verify_stage
 from green_agent.cleaning.sources import open_run, rebuild_outputs
 from green_agent.cleaning.structured import MalformedReply, ask_json
@@ -19,7 +19,10 @@ pytestmark = pytest.mark.usefixtures("litellm_loaded")
 
 
 def _llm(url: str, cache: Path, retries: int = 0) -> CachedLLM:
-    return CachedLLM(LLMSettings(model="openai/test", api_base=url, retries=retries, backoff_s=0.01), cache)
+    return CachedLLM(
+        LLMSettings(model="openai/test", api_base=url, api_key="unused", retries=retries, backoff_s=0.01),
+        cache,
+    )
 
 
 def _clean(data: Path, out: Path, url: str, settings: CleanSettings | None = None) -> dict:
@@ -124,7 +127,7 @@ def test_rerun_sends_nothing_cached(toy_data: Path, tmp_path: Path) -> None:
 def test_http_failure_stops_the_run_and_resume_continues(toy_data: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     good = 3  # item 2 (2 requests) and the first critique of item 3 succeed, then the endpoint fails
-    with fake_llm([answer] * good, default={"status": 500}) as fake, pytest.raises(LLMUnavailable):
+    with fake_llm([answer] * good, default={"status": 500}) as fake, pytest.raises(LLMError):
         _clean(toy_data, out, fake.url)
     assert len(fake.requests) == good + 1
     with fake_llm(default=answer) as fake:

@@ -32,7 +32,10 @@ def queued_run(toy_data: Path, tmp_path: Path, litellm_loaded: None) -> Path:
     settings = CleanSettings()
     run_verify_stage(items, state, settings)
     with fake_llm(default=answer) as fake:
-        llm = CachedLLM(LLMSettings(model="openai/test", api_base=fake.url, retries=0), out / "llm-cache")
+        llm = CachedLLM(
+            LLMSettings(model="openai/test", api_base=fake.url, api_key="unused", retries=0),
+            out / "llm-cache",
+        )
         run_agent_stages(items, state, llm, settings, log=lambda _m: None)
     rebuild_outputs(out, items, state)
     return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 
 import pytest
 from starlette.requests import Request
@@ -119,6 +120,32 @@ def test_retries_are_bounded() -> None:
         "http_status",
         2,
         2,
+    )
+
+
+class _LongestBackoff(random.Random):
+    def uniform(self, a: float, b: float) -> float:
+        return b
+
+
+def test_a_retry_the_budget_cannot_hold_is_not_waited_for() -> None:
+    """A 30 s backoff in a 5 s budget: the transport fault is the outcome, not a timeout after sleeping."""
+    port = free_port()
+    app, stats = flaky(a2a_app(answering("x"), f"http://127.0.0.1:{port}/", streaming=False), failures=99)
+
+    async def run():
+        async with A2ATransport() as transport:
+            budget = Budget(timeout_s=5, max_retries=3, backoff_base_s=30, backoff_max_s=30)
+            url = f"http://127.0.0.1:{port}"
+            return await call_participant(transport, url, MSG, budget, rng=_LongestBackoff())
+
+    with running_app(app, port):
+        result = asyncio.run(run())
+    assert (result.status, result.kind, result.attempts, stats["posts"]) == (
+        "runtime_error",
+        "http_status",
+        1,
+        1,
     )
 
 

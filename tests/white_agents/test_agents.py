@@ -56,7 +56,7 @@ async def test_cot_ambiguous_answer_has_no_label():
     assert result.state == "completed"
     [data] = result.data
     assert "label" not in data
-    assert "several labels" in data["diagnostics"]["answer_line"]
+    assert "names different labels (False, True)" in data["diagnostics"]["answer_line"]
     parsing = pytest.importorskip("green_agent.folio.parsing")
     parsed = parsing.parse_answer(result.text, result.data)
     assert parsed.label is None and parsed.error

@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
+from green_agent.llm.breaker import CircuitBreaker
 from tests.support.fake_llm import fake_llm
 from tests.support.servers import free_port
 from tests.white_agents.helpers import send_task, serve, settings
-from white_agents.common.breaker import CircuitBreaker
 from white_agents.common.llm import LLMClient, LLMError, LLMSettings
 
 HELLO = [{"role": "user", "content": "hello"}]

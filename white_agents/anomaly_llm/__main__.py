@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from starlette.applications import Starlette
+
 from green_agent.serving import add_server_args, card_url_from_args
 from white_agents.anomaly_baseline.agent_server import create_participant_app
 from white_agents.anomaly_llm.policy import LLMPolicy
@@ -24,7 +26,7 @@ from white_agents.common.server import serve_llm_app
 PROG = "python -m white_agents.anomaly_llm"
 
 
-def create_app(url: str, settings: LLMSettings, *, max_contexts: int = 256):
+def create_app(url: str, settings: LLMSettings, *, max_contexts: int = 256) -> Starlette:
     """The participant app: one :class:`LLMPolicy` per episode, sharing one LLM client."""
     llm = LLMClient(settings)
     return create_participant_app(

@@ -21,7 +21,6 @@ from white_agents.common.task import (
     FolioTask,
     TaskFormatError,
     final_answer_label,
-    normalise_label,
     parse_task,
 )
 
@@ -40,7 +39,6 @@ __all__ = [
     "add_llm_args",
     "final_answer_label",
     "load_litellm",
-    "normalise_label",
     "parse_task",
     "settings_from_args",
 ]

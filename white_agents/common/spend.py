@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextvars
 from dataclasses import dataclass, field
 
-from white_agents.common.usage import Usage
+from green_agent.llm.usage import Usage
 
 
 @dataclass

@@ -13,10 +13,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from white_agents.common.llm import Usage
+from green_agent.folio.parsing import read_value
+from green_agent.labels import LABELS
+from green_agent.llm import Usage
 
-LABELS = ("True", "False", "Uncertain")
-"""The FOLIO labels, in their canonical spelling."""
+__all__ = [
+    "LABELS",
+    "AgentFailure",
+    "Answer",
+    "FolioTask",
+    "TaskFormatError",
+    "final_answer_label",
+    "parse_task",
+]
 
 
 @dataclass(frozen=True)
@@ -135,42 +144,19 @@ class AgentFailure(Exception):
         return {"error": self.message, "usage": self.usage.as_dict(), "diagnostics": self.diagnostics}
 
 
-_SYNONYMS = {
-    "true": "True",
-    "yes": "True",
-    "entailed": "True",
-    "entailment": "True",
-    "false": "False",
-    "no": "False",
-    "contradiction": "False",
-    "uncertain": "Uncertain",
-    "unknown": "Uncertain",
-    "undetermined": "Uncertain",
-    "neutral": "Uncertain",
-}
 _ANSWER_LINE = re.compile(r"^\s*[*_#>\s]*(?:final\s+)?answer\s*[*_]*\s*[:：]\s*(.*)$", re.IGNORECASE)
-_WORD = re.compile(r"[A-Za-z]+")
-
-
-def normalise_label(word: str) -> str | None:
-    """Map a label or a synonym (any case, punctuation stripped) to a canonical label."""
-    return _SYNONYMS.get(word.strip().strip("*_.`'\"()[]{}").lower())
 
 
 def final_answer_label(text: str) -> tuple[str | None, str]:
-    """The label on the model's **last** ``Answer:`` line, if that line names exactly one label.
+    """The label on the model's **last** ``Answer:`` line, read as the green agent reads it.
 
-    Returns ``(label, reason)``: ``label`` is None when there is no ``Answer:`` line, when the line
-    names no label, or when it names two different labels (reason says which).
+    The value is read by :func:`green_agent.folio.parsing.read_value` (one label, then perhaps
+    prose; the synonyms of :mod:`green_agent.labels`), so what the agent thinks it answered is what
+    the assessor will score. Returns ``(label, reason)``: ``label`` is None when there is no
+    ``Answer:`` line, or its value is not exactly one label (reason says why).
     """
     lines = [m.group(1) for line in text.splitlines() if (m := _ANSWER_LINE.match(line))]
     if not lines:
         return None, "no 'Answer:' line"
-    rest = lines[-1]
-    rest = re.sub(r"\\boxed\{([^}]*)\}", r"\1", rest)
-    found = {lab for w in _WORD.findall(rest) if (lab := _SYNONYMS.get(w.lower())) is not None}
-    if len(found) == 1:
-        return found.pop(), "ok"
-    if not found:
-        return None, f"'Answer:' line names no label: {rest.strip()[:80]!r}"
-    return None, f"'Answer:' line names several labels ({', '.join(sorted(found))})"
+    parsed = read_value(lines[-1], "'Answer:' line", "answer_line")
+    return (parsed.label, "ok") if parsed.label is not None else (None, parsed.error or "no label")

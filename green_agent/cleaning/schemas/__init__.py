@@ -15,7 +15,8 @@ SCHEMAS: tuple[str, ...] = ("diagnosis", "repair")
 def load_schema(name: str) -> dict[str, Any]:
     """The schema ``name`` (one of :data:`SCHEMAS`) as a dict."""
     text = resources.files(__package__).joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 def schema_errors(name: str, value: Any) -> list[str]:
