@@ -1,8 +1,7 @@
 """Entailment with Z3: does a set of premises make a conclusion True, False or Uncertain?
 
-Up to three queries share one solver (premises asserted with `assert_and_track`, the conclusion or
-its negation pushed on top): premises ∧ ¬C, premises ∧ C, and premises alone — asked only when
-neither of the first two found a model (a model of either is one of the premises).
+Three queries share one solver (premises asserted with `assert_and_track`, the conclusion or its
+negation pushed on top): premises alone, premises ∧ ¬C, premises ∧ C.
 
 * premises alone unsat → `Inconsistent` (never a label);
 * premises ∧ ¬C unsat → `True`; premises ∧ C unsat → `False`; both sat → `Uncertain`;

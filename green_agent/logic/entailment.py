@@ -133,12 +133,11 @@ def entail(
             reason = solver.reason_unknown() if result == z3.unknown else ""
         return result, core, reason
 
-    neg, neg_core, neg_why = query(z3.Not(conclusion, ctx))
-    pos, pos_core, pos_why = query(conclusion)
-    # a model of premises ∧ ±C is one of the premises: only without one is the third query asked
-    alone, alone_core, alone_why = (z3.sat, (), "") if z3.sat in (neg, pos) else query(None)
+    alone, alone_core, alone_why = query(None)
     if alone == z3.unsat:
         return Decision(Verdict.INCONSISTENT, None, alone_core)
+    neg, neg_core, neg_why = query(z3.Not(conclusion, ctx))
+    pos, pos_core, pos_why = query(conclusion)
     consistent = z3.sat in (alone, neg, pos)
     if neg == z3.unsat and pos == z3.unsat:
         return Decision(Verdict.INCONSISTENT, None, tuple(sorted(set(neg_core) | set(pos_core))))
