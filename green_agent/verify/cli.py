@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -171,8 +172,12 @@ def _load(data: str, args: argparse.Namespace) -> tuple[Path, str, list]:
 def run(args: argparse.Namespace) -> int:
     """Run ``folio verify``; returns the exit status."""
     from green_agent.datasets.items import DatasetError
-    from green_agent.verify.check import FAILED, summarise, verify_items
+    from green_agent.verify.check import FAILED, summarise
 
+    if args.jobs > 1:
+        from green_agent.verify.workers import start_workers
+
+        start_workers(args.jobs)  # they import and warm up while the data loads
     try:
         datasets = [_load(data, args) for data in args.data]
     except DatasetError as exc:
@@ -193,9 +198,7 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"cannot write {args.json_out}: directory {out_dir} does not exist")
 
     reports, failed = [], False
-    for path, digest, items in datasets:  # one warm worker pool serves every file
-        start = time.perf_counter()
-        checks = _run_with_progress(items, args, verify_items)
+    for (path, digest, _), (checks, wall_s) in zip(datasets, _check_all(datasets, args), strict=True):
         summary = {
             "file": str(path),
             "sha256": digest,
@@ -203,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
             "scope": args.scope,
             "timeout_ms": args.timeout_ms,
             "jobs": args.jobs,
-            "wall_s": round(time.perf_counter() - start, 2),
+            "wall_s": round(wall_s, 2),
             **summarise(checks, prover=args.prover),
         }
         if args.items:
@@ -222,10 +225,31 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FAILED_ITEMS if failed else EXIT_OK
 
 
-def _run_with_progress(items: list, args: argparse.Namespace, verify_items: Any) -> list:
+def _check_all(datasets: list[tuple[Path, str, list]], args: argparse.Namespace) -> list[tuple[list, float]]:
+    """Every file's checks and wall seconds, from one run over all their items.
+
+    One stream keeps the workers busy across file boundaries (no tail and no pause between files);
+    a file's wall time runs from the previous file's last result (or the start) to its own last.
+    """
+    items = [item for _, _, file_items in datasets for item in file_items]
+    start = time.perf_counter()
+    finished: list[float] = []
+    checks = _run_with_progress(items, args, lambda _check: finished.append(time.perf_counter()))
+    per_file, offset, since = [], 0, start
+    for _, _, file_items in datasets:
+        end = offset + len(file_items)
+        until = finished[end - 1] if file_items else since
+        per_file.append((checks[offset:end], until - since))
+        offset, since = end, until
+    return per_file
+
+
+def _run_with_progress(items: list, args: argparse.Namespace, on_result: Callable[[Any], None]) -> list:
+    from green_agent.verify.check import verify_items
+
     kwargs = {"prover": args.prover, "timeout_ms": args.timeout_ms, "jobs": args.jobs, "scope": args.scope}
     if args.quiet or not sys.stderr.isatty():
-        return verify_items(items, **kwargs)
+        return verify_items(items, on_result=on_result, **kwargs)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -238,7 +262,12 @@ def _run_with_progress(items: list, args: argparse.Namespace, verify_items: Any)
         transient=True,
     ) as progress:
         task = progress.add_task("verify", total=len(items))
-        return verify_items(items, on_result=lambda _c: progress.advance(task), **kwargs)
+
+        def advance(check: Any) -> None:
+            on_result(check)
+            progress.advance(task)
+
+        return verify_items(items, on_result=advance, **kwargs)
 
 
 def describe_item(check: Any) -> str:

@@ -24,6 +24,22 @@ def _warm() -> None:
     _parser()
 
 
+def _ready() -> None:
+    """A no-op task: submitting it makes the pool start a worker."""
+
+
+def start_workers(jobs: int) -> None:
+    """Start the pool's workers in the background, so the fork server's imports and each worker's
+    parser build overlap the caller's own work (loading the data) instead of following it."""
+
+    def start() -> None:
+        pool = worker_pool(jobs)
+        for _ in range(jobs):
+            pool.submit(_ready)
+
+    threading.Thread(target=start, name="verify-workers-start", daemon=True).start()
+
+
 def worker_pool(jobs: int) -> ProcessPoolExecutor:
     """The process's pool of ``jobs`` warm workers (created on first use)."""
     with _lock:
