@@ -8,10 +8,14 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from green_agent.cli_args import positive_int
 from green_agent.logic.scope import DEFAULT_SCOPE, SCOPES
+
+if TYPE_CHECKING:
+    from green_agent.datasets.items import FolioItem
+    from green_agent.verify.check import ItemCheck
 
 EXIT_OK, EXIT_FAILED_ITEMS, EXIT_BAD_INPUT = 0, 1, 2
 VERIFY_TIMEOUT_MS = 300
@@ -157,7 +161,7 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def _load(data: str, args: argparse.Namespace) -> tuple[Path, str, list]:
+def _load(data: str, args: argparse.Namespace) -> tuple[Path, str, list[FolioItem]]:
     """(path, sha256, items) of a file or a manifest name; raises ``DatasetError``."""
     from green_agent.datasets.loaders import load_items, sha256_file
     from green_agent.datasets.manifest import resolve_dataset
@@ -225,7 +229,9 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FAILED_ITEMS if failed else EXIT_OK
 
 
-def _check_all(datasets: list[tuple[Path, str, list]], args: argparse.Namespace) -> list[tuple[list, float]]:
+def _check_all(
+    datasets: list[tuple[Path, str, list[FolioItem]]], args: argparse.Namespace
+) -> list[tuple[list[ItemCheck], float]]:
     """Every file's checks and wall seconds, from one run over all their items.
 
     One stream keeps the workers busy across file boundaries (no tail and no pause between files);
@@ -244,7 +250,9 @@ def _check_all(datasets: list[tuple[Path, str, list]], args: argparse.Namespace)
     return per_file
 
 
-def _run_with_progress(items: list, args: argparse.Namespace, on_result: Callable[[Any], None]) -> list:
+def _run_with_progress(
+    items: list[FolioItem], args: argparse.Namespace, on_result: Callable[[ItemCheck], None]
+) -> list[ItemCheck]:
     from green_agent.verify.check import verify_items
 
     kwargs = {"prover": args.prover, "timeout_ms": args.timeout_ms, "jobs": args.jobs, "scope": args.scope}
@@ -263,7 +271,7 @@ def _run_with_progress(items: list, args: argparse.Namespace, on_result: Callabl
     ) as progress:
         task = progress.add_task("verify", total=len(items))
 
-        def advance(check: Any) -> None:
+        def advance(check: ItemCheck) -> None:
             on_result(check)
             progress.advance(task)
 
@@ -282,14 +290,14 @@ def describe_item(check: Any) -> str:
     return f"{check.id}: {check.status} ({verdict}, gold {check.gold}) — {reading} — {repairs}"
 
 
-def _print_items(checks: list) -> None:
+def _print_items(checks: list[ItemCheck]) -> None:
     for check in checks:
         print(describe_item(check))
         for note in check.scope_notes:
             print(f"    {note}")
 
 
-def _print_report(summary: dict[str, Any], checks: list) -> None:
+def _print_report(summary: dict[str, Any], checks: list[ItemCheck]) -> None:
     from rich.console import Console
     from rich.table import Table
 
