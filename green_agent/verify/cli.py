@@ -175,13 +175,20 @@ def _load(data: str, args: argparse.Namespace) -> tuple[Path, str, list[FolioIte
 
 def run(args: argparse.Namespace) -> int:
     """Run ``folio verify``; returns the exit status."""
+    from green_agent.verify.workers import start_workers, stop_workers
+
+    if args.jobs > 1:
+        start_workers(args.jobs)  # they import and warm up while the data loads
+    try:
+        return _verify(args)
+    finally:
+        stop_workers()
+
+
+def _verify(args: argparse.Namespace) -> int:
     from green_agent.datasets.items import DatasetError
     from green_agent.verify.check import FAILED, summarise
 
-    if args.jobs > 1:
-        from green_agent.verify.workers import start_workers
-
-        start_workers(args.jobs)  # they import and warm up while the data loads
     try:
         datasets = [_load(data, args) for data in args.data]
     except DatasetError as exc:

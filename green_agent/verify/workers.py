@@ -14,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 _PRELOAD = ["z3", "lark", "green_agent.logic", "green_agent.verify.check", "green_agent.verify.eprover"]
 _pools: dict[int, ProcessPoolExecutor] = {}
+_starters: list[threading.Thread] = []
 _lock = threading.Lock()
 
 
@@ -37,7 +38,24 @@ def start_workers(jobs: int) -> None:
         for _ in range(jobs):
             pool.submit(_ready)
 
-    threading.Thread(target=start, name="verify-workers-start", daemon=True).start()
+    starter = threading.Thread(target=start, name="verify-workers-start", daemon=True)
+    starter.start()
+    _starters.append(starter)
+
+
+def stop_workers(timeout_s: float = 30.0) -> None:
+    """Let background starts finish, then shut every pool down and wait for its workers.
+
+    A command that exits early (bad input found after :func:`start_workers`) must not leave a
+    worker half-started: it would print a traceback when its parent's pipes vanish.
+    """
+    while _starters:
+        _starters.pop().join(timeout_s)
+    with _lock:
+        pools = list(_pools.values())
+        _pools.clear()
+    for pool in pools:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def worker_pool(jobs: int) -> ProcessPoolExecutor:

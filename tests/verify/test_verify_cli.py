@@ -277,3 +277,11 @@ def test_diff_help_documents_exit_codes():
     text = " ".join(proc.stdout.split())
     assert proc.returncode == 0 and "exit status" in text
     assert "0 no differences" in text and "1 differences found" in text and "2 bad input" in text
+
+
+def test_early_exit_with_workers_starting_is_still_one_line():
+    # the workers start while the data loads; bad input found after that must not leave one
+    # half-started (it would print a traceback when its parent's pipes vanish)
+    for _ in range(4):
+        proc = folio("verify", str(SAMPLE), "--jobs", "2", "--json", "/nonexistent-dir/out.json")
+        assert_one_line_error(proc, 2, "/nonexistent-dir")
