@@ -6,15 +6,29 @@ transport decodes ``gzip``/``deflate`` itself, at most :data:`STEP_BYTES` of out
 the decoded bytes against the budget of the current call (a context variable, so one shared client
 serves calls with different budgets) and hands httpx plain bytes. Any other content coding is
 refused: we only ever ask for ``gzip, deflate`` (see :data:`ACCEPT_ENCODING`).
+
+Two costs of httpx's defaults that grow with the number of calls and connections are cut here:
+each transport loaded the CA bundle into a fresh SSL context (~0.2 s of CPU per client; one
+context now serves the process), and before every request the connection pool asks each idle
+connection whether its socket is readable, which anyio answers by building a dict of socket
+attributes with a ``getpeername`` system call each time (per request, per pooled connection);
+the socket is now looked up once per connection.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
+import os
+import select
+import socket
+import ssl
 import zlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
+from typing import Any
 
+import httpcore
 import httpx
 
 ACCEPT_ENCODING = "gzip, deflate"
@@ -106,8 +120,108 @@ def _encoding(response: httpx.Response) -> str | None:
     )
 
 
+@functools.cache
+def _default_ssl_context(cafile: str | None, capath: str | None) -> ssl.SSLContext:
+    """httpx's default verifying context, built once per CA location (loading the bundle is slow)."""
+    if cafile or capath:
+        return ssl.create_default_context(cafile=cafile, capath=capath)
+    return httpx.create_ssl_context(trust_env=False)
+
+
+def shared_ssl_context(trust_env: bool = True) -> ssl.SSLContext:
+    """The context ``verify=True`` gives in httpx (``SSL_CERT_FILE``/``SSL_CERT_DIR`` honoured), shared."""
+    cafile = os.environ.get("SSL_CERT_FILE") if trust_env else None
+    capath = os.environ.get("SSL_CERT_DIR") if trust_env and not cafile else None
+    return _default_ssl_context(cafile or None, capath or None)
+
+
+def _readable(sock: socket.socket | None) -> bool:
+    """True when a read would not block: on an idle keep-alive connection, the server closed it."""
+    if sock is None:
+        return False
+    if sock.fileno() == -1:
+        return True
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(sock, select.POLLIN)
+        return bool(poller.poll(0))
+    return bool(select.select([sock], [], [], 0)[0])
+
+
+class _SocketCachingStream(httpcore.AsyncNetworkStream):
+    """A network stream that answers the pool's "is it readable?" from a socket looked up once."""
+
+    def __init__(self, inner: httpcore.AsyncNetworkStream) -> None:
+        self._inner = inner
+        self._socket: socket.socket | None = inner.get_extra_info("socket")
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return await self._inner.read(max_bytes, timeout)
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        await self._inner.write(buffer, timeout)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.AsyncNetworkStream:
+        return _SocketCachingStream(await self._inner.start_tls(ssl_context, server_hostname, timeout))
+
+    def get_extra_info(self, info: str) -> Any:
+        if info == "is_readable":
+            return _readable(self._socket)
+        if info == "socket":
+            return self._socket
+        return self._inner.get_extra_info(info)
+
+
+class _SocketCachingBackend(httpcore.AsyncNetworkBackend):
+    """Wraps the pool's network backend so that every stream it opens is a :class:`_SocketCachingStream`."""
+
+    def __init__(self, inner: httpcore.AsyncNetworkBackend) -> None:
+        self._inner = inner
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        stream = await self._inner.connect_tcp(host, port, timeout, local_address, socket_options)
+        return _SocketCachingStream(stream)
+
+    async def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore.AsyncNetworkStream:
+        return _SocketCachingStream(await self._inner.connect_unix_socket(path, timeout, socket_options))
+
+    async def sleep(self, seconds: float) -> None:
+        await self._inner.sleep(seconds)
+
+
 class BoundedTransport(httpx.AsyncHTTPTransport):
-    """Decodes replies itself under the current :data:`byte_budget`, in bounded steps."""
+    """Decodes replies itself under the current :data:`byte_budget`, in bounded steps.
+
+    Takes :class:`httpx.AsyncHTTPTransport`'s arguments; ``verify=True`` (the default) uses the
+    process's shared SSL context, and the pool's sockets are looked up once per connection.
+    """
+
+    def __init__(
+        self, *, verify: ssl.SSLContext | bool = True, trust_env: bool = True, **kwargs: Any
+    ) -> None:
+        if verify is True and kwargs.get("cert") is None:
+            verify = shared_ssl_context(trust_env)
+        super().__init__(verify=verify, trust_env=trust_env, **kwargs)
+        pool = getattr(self, "_pool", None)
+        backend = getattr(pool, "_network_backend", None)
+        if isinstance(
+            backend, httpcore.AsyncNetworkBackend
+        ):  # the pool (or proxy pool) httpx built: wrap its backend
+            pool._network_backend = _SocketCachingBackend(backend)  # type: ignore[union-attr]
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         request.headers["Accept-Encoding"] = ACCEPT_ENCODING

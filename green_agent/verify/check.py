@@ -19,9 +19,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from green_agent.datasets.items import LABELS, FolioItem
+
+if TYPE_CHECKING:
+    from green_agent.logic.problem import Problem
 
 PROVERS: tuple[str, ...] = ("z3", "eprover", "both")
 """Accepted values of ``prover``."""
@@ -97,11 +100,63 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+@dataclass(frozen=True)
+class _Verdicts:
+    """What the requested prover(s) concluded about one parsed problem."""
+
+    verdict: str | None
+    reason: str | None
+    used: tuple[int, ...] = ()
+    e_verdict: str | None = None
+    e_reason: str | None = None
+
+
+def _missing_fol(item: FolioItem) -> tuple[str, str] | None:
+    """(status, error) when the item has no FOL to check or an empty formula; None otherwise."""
+    if item.premises_fol is None or item.conclusion_fol is None:
+        missing = "conclusion" if item.premises_fol is not None else "premise"
+        return "not_checkable", f"the file has no {missing} FOL for this item"
+    if not item.premises_fol:
+        return "unparsable", "premises: empty FOL (the field is there but holds no formula)"
+    empty = [i + 1 for i, f in enumerate(item.premises_fol) if not f.strip()]
+    if empty:
+        return "unparsable", f"premise {empty[0]}: empty FOL"
+    if not item.conclusion_fol.strip():
+        return "unparsable", "conclusion: empty FOL"
+    return None
+
+
+def _decide(problem: Problem, prover: str, timeout_ms: int) -> _Verdicts:
+    """Z3's and/or E's verdict; with ``eprover`` alone, E's verdict is the item's."""
+    from green_agent.logic import decide_problem
+
+    z3_decision = decide_problem(problem, timeout_ms) if prover in ("z3", "both") else None
+    if prover == "z3":
+        assert z3_decision is not None
+        return _Verdicts(z3_decision.verdict.value, z3_decision.reason, z3_decision.used_premises)
+    from green_agent.verify.eprover import decide_with_eprover
+
+    e = decide_with_eprover(problem, timeout_ms)
+    if z3_decision is None:
+        return _Verdicts(e.verdict.value, e.reason)
+    return _Verdicts(
+        z3_decision.verdict.value, z3_decision.reason, z3_decision.used_premises, e.verdict.value, e.reason
+    )
+
+
+def _status(verdict: str | None, gold: str) -> str:
+    if verdict == "Inconsistent":
+        return "inconsistent"
+    if verdict == "Unknown":
+        return "unknown"
+    return "agrees" if verdict == gold else "disagrees"
+
+
 def check_item(
     item: FolioItem, prover: str = "z3", timeout_ms: int = 5000, scope: str = "variable"
 ) -> ItemCheck:
     """Parse (leniently, under the ``scope`` reading) and decide one item; never raises."""
-    from green_agent.logic import FolSyntaxError, decide_problem, parse_problem
+    from green_agent.logic import FolSyntaxError, parse_problem
 
     start, cpu_start = time.perf_counter(), _cpu_s()
 
@@ -120,17 +175,11 @@ def check_item(
             **kw,
         )
 
-    if item.premises_fol is None or item.conclusion_fol is None:
-        missing = "conclusion" if item.premises_fol is not None else "premise"
-        return done("not_checkable", error=f"the file has no {missing} FOL for this item")
-    if not item.premises_fol:
-        return done("unparsable", error="premises: empty FOL (the field is there but holds no formula)")
     try:
-        empty = [i + 1 for i, f in enumerate(item.premises_fol) if not f.strip()]
-        if empty:
-            return done("unparsable", error=f"premise {empty[0]}: empty FOL")
-        if not item.conclusion_fol.strip():
-            return done("unparsable", error="conclusion: empty FOL")
+        missing = _missing_fol(item)
+        if missing:
+            return done(missing[0], error=missing[1])
+        assert item.premises_fol is not None and item.conclusion_fol is not None
         try:
             problem = parse_problem(item.premises_fol, item.conclusion_fol, lenient=True, scope=scope)
         except FolSyntaxError as exc:
@@ -138,33 +187,17 @@ def check_item(
             return done(
                 "unparsable", error=_one_line(f"{where}{exc.kind} at column {exc.column}: {exc.message}")
             )
-        repairs = tuple(problem.repairs)
-        verdict, reason, used, e_verdict, e_reason = None, None, (), None, None
-        if prover in ("z3", "both"):
-            decision = decide_problem(problem, timeout_ms)
-            verdict, reason, used = decision.verdict.value, decision.reason, tuple(decision.used_premises)
-        if prover in ("eprover", "both"):
-            from green_agent.verify.eprover import decide_with_eprover
-
-            e = decide_with_eprover(problem, timeout_ms)
-            e_verdict, e_reason = e.verdict.value, e.reason
-            if prover == "eprover":
-                verdict, reason = e_verdict, e_reason
-        if verdict == "Inconsistent":
-            status = "inconsistent"
-        elif verdict == "Unknown":
-            status = "unknown"
-        else:
-            status = "agrees" if verdict == item.label else "disagrees"
+        v = _decide(problem, prover, timeout_ms)
+        status = _status(v.verdict, item.label)
         return done(
             status,
             parsed=True,
-            repairs=repairs,
-            verdict=verdict,
-            error=_one_line(reason) if status == "unknown" and reason else None,
-            used_premises=used,
-            eprover_verdict=e_verdict if prover == "both" else None,
-            eprover_error=_one_line(e_reason) if prover == "both" and e_reason else None,
+            repairs=tuple(problem.repairs),
+            verdict=v.verdict,
+            error=_one_line(v.reason) if status == "unknown" and v.reason else None,
+            used_premises=v.used,
+            eprover_verdict=v.e_verdict,
+            eprover_error=_one_line(v.e_reason) if v.e_reason else None,
             scope_notes=problem.scope_notes,
         )
     except Exception as exc:  # noqa: BLE001 — a checker bug is reported per item; the run goes on

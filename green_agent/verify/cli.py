@@ -6,11 +6,16 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from green_agent.cli_args import positive_int
 from green_agent.logic.scope import DEFAULT_SCOPE, SCOPES
+
+if TYPE_CHECKING:
+    from green_agent.datasets.items import FolioItem
+    from green_agent.verify.check import ItemCheck
 
 EXIT_OK, EXIT_FAILED_ITEMS, EXIT_BAD_INPUT = 0, 1, 2
 VERIFY_TIMEOUT_MS = 300
@@ -156,7 +161,7 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def _load(data: str, args: argparse.Namespace) -> tuple[Path, str, list]:
+def _load(data: str, args: argparse.Namespace) -> tuple[Path, str, list[FolioItem]]:
     """(path, sha256, items) of a file or a manifest name; raises ``DatasetError``."""
     from green_agent.datasets.loaders import load_items, sha256_file
     from green_agent.datasets.manifest import resolve_dataset
@@ -170,8 +175,19 @@ def _load(data: str, args: argparse.Namespace) -> tuple[Path, str, list]:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``folio verify``; returns the exit status."""
+    from green_agent.verify.workers import start_workers, stop_workers
+
+    if args.jobs > 1:
+        start_workers(args.jobs)  # they import and warm up while the data loads
+    try:
+        return _verify(args)
+    finally:
+        stop_workers()
+
+
+def _verify(args: argparse.Namespace) -> int:
     from green_agent.datasets.items import DatasetError
-    from green_agent.verify.check import FAILED, summarise, verify_items
+    from green_agent.verify.check import FAILED, summarise
 
     try:
         datasets = [_load(data, args) for data in args.data]
@@ -193,9 +209,7 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"cannot write {args.json_out}: directory {out_dir} does not exist")
 
     reports, failed = [], False
-    for path, digest, items in datasets:  # one warm worker pool serves every file
-        start = time.perf_counter()
-        checks = _run_with_progress(items, args, verify_items)
+    for (path, digest, _), (checks, wall_s) in zip(datasets, _check_all(datasets, args), strict=True):
         summary = {
             "file": str(path),
             "sha256": digest,
@@ -203,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
             "scope": args.scope,
             "timeout_ms": args.timeout_ms,
             "jobs": args.jobs,
-            "wall_s": round(time.perf_counter() - start, 2),
+            "wall_s": round(wall_s, 2),
             **summarise(checks, prover=args.prover),
         }
         if args.items:
@@ -222,10 +236,35 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FAILED_ITEMS if failed else EXIT_OK
 
 
-def _run_with_progress(items: list, args: argparse.Namespace, verify_items: Any) -> list:
+def _check_all(
+    datasets: list[tuple[Path, str, list[FolioItem]]], args: argparse.Namespace
+) -> list[tuple[list[ItemCheck], float]]:
+    """Every file's checks and wall seconds, from one run over all their items.
+
+    One stream keeps the workers busy across file boundaries (no tail and no pause between files);
+    a file's wall time runs from the previous file's last result (or the start) to its own last.
+    """
+    items = [item for _, _, file_items in datasets for item in file_items]
+    start = time.perf_counter()
+    finished: list[float] = []
+    checks = _run_with_progress(items, args, lambda _check: finished.append(time.perf_counter()))
+    per_file, offset, since = [], 0, start
+    for _, _, file_items in datasets:
+        end = offset + len(file_items)
+        until = finished[end - 1] if file_items else since
+        per_file.append((checks[offset:end], until - since))
+        offset, since = end, until
+    return per_file
+
+
+def _run_with_progress(
+    items: list[FolioItem], args: argparse.Namespace, on_result: Callable[[ItemCheck], None]
+) -> list[ItemCheck]:
+    from green_agent.verify.check import verify_items
+
     kwargs = {"prover": args.prover, "timeout_ms": args.timeout_ms, "jobs": args.jobs, "scope": args.scope}
     if args.quiet or not sys.stderr.isatty():
-        return verify_items(items, **kwargs)
+        return verify_items(items, on_result=on_result, **kwargs)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -238,7 +277,12 @@ def _run_with_progress(items: list, args: argparse.Namespace, verify_items: Any)
         transient=True,
     ) as progress:
         task = progress.add_task("verify", total=len(items))
-        return verify_items(items, on_result=lambda _c: progress.advance(task), **kwargs)
+
+        def advance(check: ItemCheck) -> None:
+            on_result(check)
+            progress.advance(task)
+
+        return verify_items(items, on_result=advance, **kwargs)
 
 
 def describe_item(check: Any) -> str:
@@ -253,14 +297,14 @@ def describe_item(check: Any) -> str:
     return f"{check.id}: {check.status} ({verdict}, gold {check.gold}) — {reading} — {repairs}"
 
 
-def _print_items(checks: list) -> None:
+def _print_items(checks: list[ItemCheck]) -> None:
     for check in checks:
         print(describe_item(check))
         for note in check.scope_notes:
             print(f"    {note}")
 
 
-def _print_report(summary: dict[str, Any], checks: list) -> None:
+def _print_report(summary: dict[str, Any], checks: list[ItemCheck]) -> None:
     from rich.console import Console
     from rich.table import Table
 

@@ -14,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 _PRELOAD = ["z3", "lark", "green_agent.logic", "green_agent.verify.check", "green_agent.verify.eprover"]
 _pools: dict[int, ProcessPoolExecutor] = {}
+_starters: list[threading.Thread] = []
 _lock = threading.Lock()
 
 
@@ -22,6 +23,39 @@ def _warm() -> None:
     from green_agent.logic.parser import _parser
 
     _parser()
+
+
+def _ready() -> None:
+    """A no-op task: submitting it makes the pool start a worker."""
+
+
+def start_workers(jobs: int) -> None:
+    """Start the pool's workers in the background, so the fork server's imports and each worker's
+    parser build overlap the caller's own work (loading the data) instead of following it."""
+
+    def start() -> None:
+        pool = worker_pool(jobs)
+        for _ in range(jobs):
+            pool.submit(_ready)
+
+    starter = threading.Thread(target=start, name="verify-workers-start", daemon=True)
+    starter.start()
+    _starters.append(starter)
+
+
+def stop_workers(timeout_s: float = 30.0) -> None:
+    """Let background starts finish, then shut every pool down and wait for its workers.
+
+    A command that exits early (bad input found after :func:`start_workers`) must not leave a
+    worker half-started: it would print a traceback when its parent's pipes vanish.
+    """
+    while _starters:
+        _starters.pop().join(timeout_s)
+    with _lock:
+        pools = list(_pools.values())
+        _pools.clear()
+    for pool in pools:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def worker_pool(jobs: int) -> ProcessPoolExecutor:

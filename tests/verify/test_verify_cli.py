@@ -159,23 +159,26 @@ def test_scope_reading_and_repairs_are_shown_per_item(tmp_path):
 
 
 def test_several_files_share_one_run_and_report_each(tmp_path):
+    # one stream of checks over both files (2 items, then 1): each report gets exactly its own items
     base = {"story_id": 1, "premises": "A.", "conclusion": "C.", "label": "True"}
     files = []
-    for n, conclusion in enumerate(["Q(a)", "¬Q(a)"]):
-        record = {
-            **base,
-            "example_id": n,
-            "premises-FOL": "P(a)\n∀x (P(x) → Q(x))",
-            "conclusion-FOL": conclusion,
-        }
+    for n, conclusions in enumerate([["Q(a)", "P(a)"], ["¬Q(a)"]]):
+        records = [
+            {**base, "example_id": 10 * n + i, "premises-FOL": "P(a)\n∀x (P(x) → Q(x))", "conclusion-FOL": c}
+            for i, c in enumerate(conclusions)
+        ]
         files.append(tmp_path / f"part{n}.jsonl")
-        files[-1].write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+        files[-1].write_text(
+            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8"
+        )
     out = tmp_path / "both.json"
     proc = folio("verify", *map(str, files), "--jobs", "2", "--json", str(out))
     assert proc.returncode == 0, proc.stderr
     reports = json.loads(out.read_text(encoding="utf-8"))["reports"]
     assert [r["summary"]["file"] for r in reports] == [str(f) for f in files]
-    assert [r["items"][0]["status"] for r in reports] == ["agrees", "disagrees"]
+    assert [[item["status"] for item in r["items"]] for r in reports] == [["agrees", "agrees"], ["disagrees"]]
+    assert [r["summary"]["total"] for r in reports] == [2, 1]
+    assert all(r["summary"]["wall_s"] >= 0 for r in reports)
     assert all(r["items"][0]["cpu_ms"] > 0 and r["summary"]["time_ms"]["cpu"] > 0 for r in reports)
     assert proc.stdout.count("agreement on decided items") == 2
 
@@ -274,3 +277,11 @@ def test_diff_help_documents_exit_codes():
     text = " ".join(proc.stdout.split())
     assert proc.returncode == 0 and "exit status" in text
     assert "0 no differences" in text and "1 differences found" in text and "2 bad input" in text
+
+
+def test_early_exit_with_workers_starting_is_still_one_line():
+    # the workers start while the data loads; bad input found after that must not leave one
+    # half-started (it would print a traceback when its parent's pipes vanish)
+    for _ in range(4):
+        proc = folio("verify", str(SAMPLE), "--jobs", "2", "--json", "/nonexistent-dir/out.json")
+        assert_one_line_error(proc, 2, "/nonexistent-dir")
