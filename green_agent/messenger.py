@@ -33,7 +33,7 @@ from google.protobuf.struct_pb2 import Value
 from green_agent.bounded_http import BoundedTransport, ResponseTooLarge, UnsupportedEncoding, byte_budget
 from green_agent.cancel import note_task_id
 from green_agent.origin import same_origin_card
-from green_agent.protocol import OutboundMessage, Reply, TransportError
+from green_agent.protocol import OutboundMessage, Reply, TransportError, TransportErrorKind
 from green_agent.redact import redact_text, redact_url
 
 _TERMINAL = {
@@ -163,7 +163,7 @@ class _Fold:
         texts = self.texts or ([self._status_text] if self._status_text else [])
         if self.state in ("failed", "rejected", "canceled", "auth_required"):
             detail = (self._status_text or "\n".join(self.texts))[:500]
-            kind = "task_rejected" if self.state == "rejected" else "task_failed"
+            kind: TransportErrorKind = "task_rejected" if self.state == "rejected" else "task_failed"
             raise TransportError(
                 kind, f"task {self.state}" + (f": {detail}" if detail else ""), raw=detail, data=self.data
             )
@@ -210,7 +210,11 @@ class A2ATransport:
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def card(self, url: str) -> AgentCard:
+    async def card(self, url: str) -> dict[str, Any]:
+        """The participant's card as JSON (:meth:`agent_card` as a dict)."""
+        return dict(MessageToDict(await self.agent_card(url)))
+
+    async def agent_card(self, url: str) -> AgentCard:
         """The participant's card (cached), restricted to ``url``'s origin.
 
         Raises ``TransportError``: ``card_unavailable`` (retryable), ``response_too_large`` or
@@ -249,7 +253,7 @@ class A2ATransport:
         return self._cards[url]
 
     async def send(self, url: str, message: OutboundMessage, *, max_response_bytes: int) -> Reply:
-        card = await self.card(url)
+        card = await self.agent_card(url)
         config = ClientConfig(streaming=bool(card.capabilities.streaming), httpx_client=self._http)
         token = byte_budget.set(max_response_bytes)
         fold = _Fold()
@@ -272,7 +276,7 @@ class A2ATransport:
 
     async def cancel(self, url: str, task_id: str) -> list[dict[str, Any]]:
         """A2A ``CancelTask`` for a task the assessor gave up on; the data parts of its final status."""
-        card = await self.card(url)
+        card = await self.agent_card(url)
         client = ClientFactory(ClientConfig(streaming=False, httpx_client=self._http)).create(card)
         token = byte_budget.set(CANCEL_REPLY_MAX_BYTES)
         try:
