@@ -66,6 +66,31 @@ def _usage(items: Sequence[Mapping[str, Any]], correct: int) -> dict[str, Any] |
     }
 
 
+def _tally(
+    items: Sequence[Mapping[str, Any]], labels: Sequence[str]
+) -> tuple[dict[str, int], list[str], list[str], dict[str, int]]:
+    """Outcome counts, gold labels and predicted columns seen (known ones first), failures per kind."""
+    counts = dict.fromkeys(STATUSES, 0)
+    gold_labels = list(labels)
+    pred_columns = [*labels, NONE_COLUMN]
+    failures_by_kind: dict[str, int] = {}
+    for i, it in enumerate(items):
+        status = it.get("status")
+        if status not in counts:
+            raise ValueError(f"item {it.get('id', i)!r}: unknown status {status!r}")
+        counts[status] += 1
+        gold = str(it.get("gold"))
+        if gold not in gold_labels:
+            gold_labels.append(gold)
+        pred = it.get("predicted") if status == "ok" else None
+        if pred is not None and str(pred) not in pred_columns:
+            pred_columns.insert(-1, str(pred))
+        if status != "ok":
+            kind = str(it.get("kind") or status)
+            failures_by_kind[kind] = failures_by_kind.get(kind, 0) + 1
+    return counts, gold_labels, pred_columns, failures_by_kind
+
+
 def summarize_items(
     items: Sequence[Mapping[str, Any]], labels: Sequence[str] = ("True", "False", "Uncertain")
 ) -> dict[str, Any]:
@@ -77,27 +102,8 @@ def summarize_items(
     latency, ``answered``/``coverage``/``accuracy_answered``, ``failures_by_kind`` and, only when
     some item carries it, ``usage``. Raises ValueError on an unknown ``status``.
     """
-    counts = dict.fromkeys(STATUSES, 0)
-    gold_labels = list(labels)
-    pred_columns = [*labels, NONE_COLUMN]
-    failures_by_kind: dict[str, int] = {}
-    correct = 0
-    for i, it in enumerate(items):
-        status = it.get("status")
-        if status not in counts:
-            raise ValueError(f"item {it.get('id', i)!r}: unknown status {status!r}")
-        counts[status] += 1
-        correct += item_correct(it)
-        gold = str(it.get("gold"))
-        if gold not in gold_labels:
-            gold_labels.append(gold)
-        pred = it.get("predicted") if status == "ok" else None
-        if pred is not None and str(pred) not in pred_columns:
-            pred_columns.insert(-1, str(pred))
-        if status != "ok":
-            kind = it.get("kind") or status
-            failures_by_kind[str(kind)] = failures_by_kind.get(str(kind), 0) + 1
-
+    counts, gold_labels, pred_columns, failures_by_kind = _tally(items, labels)
+    correct = sum(item_correct(it) for it in items)
     confusion = {g: dict.fromkeys(pred_columns, 0) for g in gold_labels}
     per_label_counts = {g: [0, 0] for g in gold_labels}
     for it in items:
