@@ -188,7 +188,7 @@ def participant_part(fields: Mapping[str, Any]) -> ParticipantPart:
     for key, types in _ENVELOPE.items():
         value = fields.get(key, ...)
         if isinstance(value, bool) or not isinstance(value, types):
-            raise ValueError(f"participant part: {key!r} missing or of the wrong type ({value!r})")
+            raise ValueError(f"participant part: {key!r} missing or of the wrong type ({value!r:.80})")
     part: dict[str, Any] = {"kind": "participant", **{k: v for k, v in fields.items() if k != "kind"}}
     return cast(ParticipantPart, part)
 
