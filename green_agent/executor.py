@@ -77,7 +77,7 @@ class AssessmentExecutor(TaskExecutor):
 
     def __init__(
         self,
-        assessor: Assessor,
+        assessor: Assessor[Any],
         *,
         heartbeat_s: float = 8.0,
         min_update_interval_s: float = 1.0,

@@ -12,6 +12,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 SUBCOMMANDS: tuple[str, ...] = (
     "green_agent.verify.cli",  # folio verify
@@ -21,7 +22,7 @@ SUBCOMMANDS: tuple[str, ...] = (
 """Modules that contribute subcommands, in help order."""
 
 
-def _load(module: str) -> object | None:
+def _load(module: str) -> ModuleType | None:
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as exc:

@@ -14,12 +14,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import threading
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+import jsonschema
+from jsonschema.exceptions import best_match
+
+from green_agent.schemas import load_schema
+
+log = logging.getLogger(__name__)
 
 MAX_DELAY_S = 0.05
 """The batch window: the longest a queued record waits for its write and fsync."""
@@ -55,19 +63,23 @@ class Journal:
         return cls(run_dir / assessment / "items.jsonl")
 
     def records(self) -> Iterator[dict[str, Any]]:
-        """Every complete record written so far, in order."""
+        """Every complete record written so far, in order (unreadable lines skipped)."""
+        for _, record in self.lines():
+            if isinstance(record, dict):
+                yield record
+
+    def lines(self) -> Iterator[tuple[int, object]]:
+        """``(line number, parsed JSON)`` of every complete line; an unreadable line parses to ``None``."""
         if not self.path.exists():
             return
-        with self.path.open(encoding="utf-8") as fh:
-            for line in fh:
+        with self.path.open(encoding="utf-8", errors="replace") as fh:
+            for number, line in enumerate(fh, start=1):
                 if not line.endswith("\n"):
                     break  # torn write from a crash: that item simply runs again
                 try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                if isinstance(record, dict):
-                    yield record
+                    yield number, json.loads(line)
+                except (ValueError, RecursionError):  # not JSON, or nested too deep to parse
+                    yield number, None
 
     def start_fresh(self) -> None:
         """Forget every record (a run that was not asked to resume starts from nothing).
@@ -169,3 +181,32 @@ class Journal:
                     self._cond.notify_all()
         finally:
             os.close(fd)
+
+
+def valid_records(journal: Journal, schema_name: str) -> list[dict[str, Any]]:
+    """The journal's records that validate against ``green_agent/schemas/<schema_name>.schema.json``.
+
+    The one routine every plugin resumes through: a record that is partial, unreadable or of
+    another shape (hand-edited, an older version) is set aside with a warning naming its line and
+    why, so its unit is simply assessed again; it never fails the assessment.
+    """
+    validator = jsonschema.Draft202012Validator(load_schema(schema_name))
+    good: list[dict[str, Any]] = []
+    bad: list[str] = []
+    for number, record in journal.lines():
+        error = best_match(validator.iter_errors(record)) if record is not None else None
+        if record is None or error is not None:
+            where = "/".join(str(p) for p in error.absolute_path) if error is not None else ""
+            reason = "not JSON" if error is None else f"{where or 'record'}: {error.message}"
+            bad.append(f"line {number}: {' '.join(reason.split())[:160]}")
+        else:
+            good.append(cast("dict[str, Any]", record))
+    if bad:
+        log.warning(
+            "journal %s: %d record(s) set aside and assessed again (%s%s)",
+            journal.path,
+            len(bad),
+            "; ".join(bad[:3]),
+            "; ..." if len(bad) > 3 else "",
+        )
+    return good

@@ -17,12 +17,13 @@ from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.client.errors import A2AClientError, AgentCardResolutionError
 from a2a.types import AgentCard, CancelTaskRequest, SendMessageRequest, StreamResponse
 from a2a.utils.errors import A2AError
+from google.protobuf.json_format import MessageToDict
 
 from green_agent.bounded_http import BoundedTransport, ResponseTooLarge, UnsupportedEncoding, byte_budget
 from green_agent.cancel import note_task_id
 from green_agent.origin import same_origin_card
 from green_agent.parts import user_message
-from green_agent.protocol import OutboundMessage, Reply, TransportError
+from green_agent.protocol import OutboundMessage, Reply, TransportError, TransportErrorKind
 from green_agent.redact import redact_text, redact_url
 from green_agent.task_fold import TaskFold
 
@@ -93,7 +94,7 @@ def reply_of(fold: TaskFold) -> Reply:
     data = _objects(fold.data() + fold.final_data)
     if fold.state in ("failed", "rejected", "canceled", "auth_required"):
         detail = (fold.status_text or "\n".join(fold.texts()))[:500]
-        kind = "task_rejected" if fold.state == "rejected" else "task_failed"
+        kind: TransportErrorKind = "task_rejected" if fold.state == "rejected" else "task_failed"
         raise TransportError(
             kind, f"task {fold.state}" + (f": {detail}" if detail else ""), raw=detail, data=data
         )
@@ -133,7 +134,11 @@ class A2ATransport:
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def card(self, url: str) -> AgentCard:
+    async def card(self, url: str) -> dict[str, Any]:
+        """The participant's card as JSON (:meth:`agent_card` as a dict)."""
+        return dict(MessageToDict(await self.agent_card(url)))
+
+    async def agent_card(self, url: str) -> AgentCard:
         """The participant's card (cached), restricted to ``url``'s origin.
 
         Raises ``TransportError``: ``card_unavailable`` (retryable), ``response_too_large`` or
@@ -172,7 +177,7 @@ class A2ATransport:
         return self._cards[url]
 
     async def send(self, url: str, message: OutboundMessage, *, max_response_bytes: int) -> Reply:
-        card = await self.card(url)
+        card = await self.agent_card(url)
         config = ClientConfig(streaming=bool(card.capabilities.streaming), httpx_client=self._http)
         token = byte_budget.set(max_response_bytes)
         fold = TaskFold()
@@ -197,7 +202,7 @@ class A2ATransport:
 
     async def cancel(self, url: str, task_id: str) -> list[dict[str, Any]]:
         """A2A ``CancelTask`` for a task the assessor gave up on; the data parts of its final status."""
-        card = await self.card(url)
+        card = await self.agent_card(url)
         client = ClientFactory(ClientConfig(streaming=False, httpx_client=self._http)).create(card)
         token = byte_budget.set(CANCEL_REPLY_MAX_BYTES)
         try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, TypedDict, TypeVar, cast, get_args, runtime_checkable
 
 
 class RequestError(ValueError):
@@ -71,26 +71,49 @@ class Reply:
     """Approximate size of the reply payload, for the response-size budget."""
 
 
+TransportErrorKind = Literal[
+    "connection_refused",
+    "connection_lost",
+    "transport_timeout",
+    "http_status",
+    "jsonrpc_error",
+    "invalid_response",
+    "response_too_large",
+    "card_unavailable",
+    "card_origin_mismatch",
+    "task_failed",
+    "task_rejected",
+]
+"""Every way a call to a participant can fail at the transport (docs/architecture.md, failure taxonomy):
+it could not be reached (``connection_refused``, ``connection_lost``, ``transport_timeout``), answered
+HTTP or JSON-RPC errors (``http_status``, ``jsonrpc_error``), something that is not a valid reply
+(``invalid_response``, ``response_too_large``), had no usable card (``card_unavailable``,
+``card_origin_mismatch``), or ended its task ``failed``/``canceled`` (``task_failed``) or ``rejected``
+(``task_rejected``)."""
+TRANSPORT_ERROR_KINDS: frozenset[str] = frozenset(get_args(TransportErrorKind))
+
+
 class TransportError(Exception):
     """A participant could not be reached or answered with something that is not a valid reply.
 
-    ``kind``: a runtime-error kind of docs/architecture.md, Failures (``connection_refused``, ``http_status``,
-    ``jsonrpc_error``, ``task_failed``, ``task_rejected``, ``invalid_response``, ``card_unavailable``,
-    ``response_too_large``, ...). ``retryable`` marks transport faults worth a retry (never a
+    ``kind`` is one of :data:`TransportErrorKind`, a closed set (docs/architecture.md, Failures): anything
+    else is a bug and raises ``ValueError``. ``retryable`` marks transport faults worth a retry (never a
     participant's own failed/rejected task).
     """
 
     def __init__(
         self,
-        kind: str,
+        kind: TransportErrorKind,
         detail: str,
         *,
         retryable: bool = False,
         raw: str | None = None,
         data: list[dict[str, Any]] | None = None,
     ) -> None:
+        if kind not in TRANSPORT_ERROR_KINDS:
+            raise ValueError(f"unknown transport error kind {kind!r}")
         super().__init__(f"{kind}: {detail}")
-        self.kind = kind
+        self.kind: TransportErrorKind = kind
         self.detail = detail
         self.retryable = retryable
         self.raw = raw
@@ -105,7 +128,16 @@ class Transport(Protocol):
     ``max_response_bytes``; the caller enforces the time budget with ``asyncio`` timeouts.
     """
 
-    async def send(self, url: str, message: OutboundMessage, *, max_response_bytes: int) -> Reply: ...
+    async def send(self, url: str, message: OutboundMessage, *, max_response_bytes: int) -> Reply:
+        """The participant's final reply to ``message``."""
+        ...
+
+    async def card(self, url: str) -> dict[str, Any]:
+        """The participant's agent card as JSON (its A2A field names), for the record and the journal key.
+
+        Raises :class:`TransportError` (``card_unavailable``, ``card_origin_mismatch``,
+        ``response_too_large``)."""
+        ...
 
 
 ProgressCallback = Callable[[str, Mapping[str, Any]], Awaitable[None]]
@@ -116,6 +148,51 @@ too); the update's data part is ``{"progress": counts}``, which the harness draw
 """
 
 
+class ParticipantPart(TypedDict):
+    """The fields every participant data part of a ``Result`` carries, whatever the plugin.
+
+    The harness table, the reports and the leaderboard find a part, its role and its score through
+    these; everything else in the part is the plugin's own (described by its
+    :class:`ResultDeclaration`). Build one with :func:`participant_part`, which checks them.
+    """
+
+    kind: Literal["participant"]
+    assessor: str
+    """The plugin's name."""
+    role: str
+    score: float
+    """The headline score, ``0..max_score``."""
+    max_score: float
+    resumed_items: int
+    """Units taken from an earlier run's journal (``config.resume``)."""
+    resumed_from: str | None
+    """The journal they came from; ``None`` when none were resumed."""
+
+
+_ENVELOPE: dict[str, type | tuple[type, ...]] = {
+    "assessor": str,
+    "role": str,
+    "score": (int, float),
+    "max_score": (int, float),
+    "resumed_items": int,
+    "resumed_from": (str, type(None)),
+}
+
+
+def participant_part(fields: Mapping[str, Any]) -> ParticipantPart:
+    """``fields`` as a participant part (``kind`` set); ``ValueError`` if a typed field is missing or wrong.
+
+    The JSON is exactly ``fields`` plus ``"kind": "participant"`` first; a missing envelope field is
+    a bug in the plugin, caught here rather than in a report.
+    """
+    for key, types in _ENVELOPE.items():
+        value = fields.get(key, ...)
+        if isinstance(value, bool) or not isinstance(value, types):
+            raise ValueError(f"participant part: {key!r} missing or of the wrong type ({value!r:.80})")
+    part: dict[str, Any] = {"kind": "participant", **{k: v for k, v in fields.items() if k != "kind"}}
+    return cast(ParticipantPart, part)
+
+
 @dataclass(frozen=True)
 class AssessmentResult:
     """What an assessor hands back: the ``Result`` artifact's parts."""
@@ -123,21 +200,32 @@ class AssessmentResult:
     summary: str
     """Human-readable, non-JSON summary (the artifact's text part)."""
     parts: list[dict[str, Any]] = field(default_factory=list)
-    """Flat data parts, one per participant (plus e.g. a comparison part)."""
+    """Flat data parts as they go on the wire: one per participant, then e.g. a comparison part."""
+
+    @classmethod
+    def of(
+        cls, summary: str, participants: Sequence[ParticipantPart], others: Sequence[Mapping[str, Any]] = ()
+    ) -> AssessmentResult:
+        """The result of typed participant parts (in role order) and any other parts after them."""
+        return cls(summary, [dict(p) for p in participants] + [dict(o) for o in others])
+
+
+PlanT = TypeVar("PlanT")
+"""An assessor's own plan type: what ``validate`` prepares and ``run`` consumes."""
 
 
 @runtime_checkable
-class Assessor(Protocol):
+class Assessor(Protocol[PlanT]):
     """A scenario's assessment logic, plugged into the generic green agent."""
 
     name: str
     """Short identifier, e.g. ``folio``."""
 
-    def validate(self, request: AssessmentRequest) -> Any:
+    def validate(self, request: AssessmentRequest) -> PlanT:
         """Check the request and return a prepared plan; raise :class:`RequestError` if invalid."""
         ...
 
-    async def run(self, plan: Any, transport: Transport, progress: ProgressCallback) -> AssessmentResult:
+    async def run(self, plan: PlanT, transport: Transport, progress: ProgressCallback) -> AssessmentResult:
         """Assess every participant. Must not raise for participant misbehaviour."""
         ...
 
@@ -152,7 +240,8 @@ class AssessorContext:
     """Refuse requests that name files on this host (dataset paths, data dirs): for public deployments."""
 
 
-AssessorFactory = Callable[[AssessorContext], Assessor]
+AssessorFactory = Callable[[AssessorContext], "Assessor[Any]"]
+"""A plugin's ``create(context)``; the green agent never looks inside the plan it makes."""
 
 
 # --- The shape of a result: what an assessor declares so reports render it without knowing it ---
@@ -263,5 +352,5 @@ class ResultDeclaration:
         """Whether ``part`` is one of this assessor's participant parts."""
         named = part.get("assessor")
         if named is not None:
-            return named == self.assessor
+            return bool(named == self.assessor)
         return self.signature <= part.keys()

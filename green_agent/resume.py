@@ -13,10 +13,10 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from google.protobuf.json_format import MessageToDict
-
 from green_agent.journal import assessment_id
-from green_agent.protocol import TransportError
+from green_agent.protocol import Transport, TransportError
+from green_agent.redact import redact_url
+from green_agent.retry import Retrier, RetryPolicy
 
 
 def card_identity(card: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -26,29 +26,38 @@ def card_identity(card: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return {"name": card.get("name"), "version": card.get("version"), "skills": card.get("skills") or []}
 
 
-def card_dict(card: Any) -> dict[str, Any]:
-    """A card (protobuf or mapping) as a JSON-ready dict."""
-    if isinstance(card, Mapping):
-        return dict(card)
-    if hasattr(card, "DESCRIPTOR"):
-        return MessageToDict(card)
-    return {"name": str(getattr(card, "name", "")), "version": str(getattr(card, "version", ""))}
+CardFailure = tuple[str, str]
+"""``(kind, reason)`` of a card that could not be used, e.g. ``("card_unavailable", "...")``."""
 
 
-async def fetch_cards(transport: Any, participants: Mapping[str, str], timeout_s: float) -> dict[str, Any]:
-    """Each role's card as a dict, when the transport can fetch cards and the card loads (else absent)."""
-    card_of = getattr(transport, "card", None)
-    if card_of is None:
-        return {}
+async def fetch_cards(
+    transport: Transport, participants: Mapping[str, str], *, timeout_s: float, max_retries: int
+) -> tuple[dict[str, dict[str, Any]], dict[str, CardFailure]]:
+    """Each role's card as JSON, and for each role whose card cannot be used, why.
 
-    async def one(url: str) -> dict[str, Any] | None:
+    A retryable fault (``card_unavailable``) is tried again up to ``max_retries`` times with a short
+    backoff (:mod:`green_agent.retry`); a card that does not load within ``timeout_s`` or names another origin is not.
+    """
+    cards: dict[str, dict[str, Any]] = {}
+    failures: dict[str, CardFailure] = {}
+
+    async def one(role: str, url: str) -> None:
+        retrier = Retrier(
+            RetryPolicy(max_retries, base_s=0.25, max_s=2.0),
+            retryable=lambda exc: isinstance(exc, TransportError) and exc.retryable,
+        )
         try:
-            return card_dict(await asyncio.wait_for(card_of(url), timeout_s))
-        except (TransportError, asyncio.TimeoutError):
-            return None
+            cards[role] = await retrier.run(lambda: asyncio.wait_for(transport.card(url), timeout_s))
+        except TransportError as exc:
+            failures[role] = (exc.kind, exc.detail)
+        except asyncio.TimeoutError:
+            failures[role] = (
+                "card_unavailable",
+                f"agent card at {redact_url(url)} did not load within {timeout_s:g} s",
+            )
 
-    found = await asyncio.gather(*(one(url) for url in participants.values()))
-    return {role: card for role, card in zip(participants, found, strict=True) if card is not None}
+    await asyncio.gather(*(one(role, url) for role, url in participants.items()))
+    return cards, failures
 
 
 def journal_key(request_key: str, cards: Mapping[str, Mapping[str, Any] | None], roles: Sequence[str]) -> str:

@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from starlette.types import ASGIApp
 
@@ -33,7 +34,7 @@ class PluginError(Exception):
     """The ``--assessor`` value does not name a loadable plugin."""
 
 
-def load_assessor(spec: str, context: AssessorContext) -> Assessor:
+def load_assessor(spec: str, context: AssessorContext) -> Assessor[Any]:
     """Resolve a plugin name or ``module:factory`` path and build the assessor."""
     target = ASSESSORS.get(spec, spec)
     module_name, _, attr = target.partition(":")
@@ -65,7 +66,11 @@ def unwritable_run_dir(run_dir: Path) -> str | None:
 
 
 def create_app(
-    assessor: Assessor, card_url: str, limits: ServerLimits | None = None, *, private_errors: bool = False
+    assessor: Assessor[Any],
+    card_url: str,
+    limits: ServerLimits | None = None,
+    *,
+    private_errors: bool = False,
 ) -> ASGIApp:
     """The green agent's A2A app for ``assessor``, advertising ``card_url``.
 

@@ -159,7 +159,7 @@ def add_server_args(parser: argparse.ArgumentParser, *, default_port: int) -> No
 def card_url_from_args(args: argparse.Namespace) -> str:
     """The URL to advertise: ``--card-url`` or one derived from host and port."""
     if args.card_url:
-        return args.card_url
+        return str(args.card_url)
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     return f"http://{host}:{args.port}/"
 

@@ -14,6 +14,7 @@ import asyncio
 import random
 import time
 import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,10 +22,10 @@ from green_agent.anomaly.actions import ActionError, parse
 from green_agent.anomaly.config import AnomalyConfig, parse_config
 from green_agent.anomaly.documents import Document, DocumentError, documents_hash, load_documents
 from green_agent.anomaly.environment import Environment
-from green_agent.anomaly.injection import TYPES, inject
+from green_agent.anomaly.injection import inject
 from green_agent.anomaly.metrics import episode_record, scored_reports, summarize
 from green_agent.calls import call_participant
-from green_agent.journal import Journal, assessment_id
+from green_agent.journal import Journal, assessment_id, valid_records
 from green_agent.protocol import (
     AssessmentRequest,
     AssessmentResult,
@@ -33,8 +34,14 @@ from green_agent.protocol import (
     ProgressCallback,
     RequestError,
     Transport,
+    participant_part,
 )
 from green_agent.resume import fetch_cards, journal_key, resume_lines
+
+JOURNAL_SCHEMA = "anomaly-journal"
+"""Schema every journaled episode is validated against before it is resumed."""
+EpisodeKey = tuple[str, str, str]
+"""``(role, episode_id, feedback)``: one episode of one participant under one feedback mode."""
 
 
 @dataclass(frozen=True)
@@ -97,8 +104,6 @@ class AnomalyAssessor:
                     "config.documents", f"unknown document {unknown[0]!r} (known: {', '.join(available)})"
                 )
             docs = {d: available[d] for d in config.documents}
-        if not config.types:
-            config = AnomalyConfig(**{**config.as_dict(), "types": TYPES})
         episodes = tuple(plan_episodes(config, docs))
         assessment = assessment_id(
             "anomaly", request.participants, config.identity(), documents_hash(docs.values())
@@ -107,42 +112,13 @@ class AnomalyAssessor:
 
     async def run(self, plan: Plan, transport: Transport, progress: ProgressCallback) -> AssessmentResult:
         start = time.monotonic()
-        cards = await fetch_cards(transport, plan.participants, plan.config.timeout_s)
+        cards, _ = await fetch_cards(  # a participant without a card fails its episodes' turns instead
+            transport, plan.participants, timeout_s=plan.config.timeout_s, max_retries=plan.config.max_retries
+        )
         key = journal_key(plan.assessment, cards, list(plan.participants))
-        journal = Journal.for_assessment(self.context.run_dir, key)
-        done: dict[tuple[str, str, str], dict[str, Any]] = {}
-        if plan.config.resume:
-            for rec in journal.records():
-                done[(rec["role"], rec["episode_id"], rec["feedback"])] = {**rec, "resumed": True}
-        else:
-            journal.start_fresh()
-        total = len(plan.episodes) * len(plan.participants)
-        finished = [sum(1 for k in done if k[0] in plan.participants)]
-        counts = {
-            role: {"done": sum(1 for k in done if k[0] == role), "total": len(plan.episodes)}
-            for role in plan.participants
-        }
-
-        async def one(role: str, url: str, spec: EpisodeSpec, gate: asyncio.Semaphore) -> dict[str, Any]:
-            key = (role, spec.episode_id, spec.feedback)
-            if key in done:
-                return done[key]
-            async with gate:
-                record = await run_episode(transport, url, role, spec, plan)
-            journal.append(record)
-            record = {**record, "resumed": False}
-            finished[0] += 1
-            counts[role]["done"] += 1
-            await progress(f"{finished[0]}/{total} episodes finished", counts)
-            return record
-
-        async def participant(role: str, url: str) -> list[dict[str, Any]]:
-            gate = asyncio.Semaphore(plan.config.concurrency)
-            return list(await asyncio.gather(*(one(role, url, s, gate) for s in plan.episodes)))
-
-        await progress(f"{finished[0]}/{total} episodes finished", counts)
+        journal, done = self._open_journal(plan, key)
         try:
-            results = await asyncio.gather(*(participant(r, u) for r, u in plan.participants.items()))
+            results = await _play(plan, transport, progress, journal, done)
         finally:  # every finished episode durable before the result goes out, also on cancellation
             await asyncio.shield(asyncio.to_thread(journal.close))
         elapsed = time.monotonic() - start
@@ -151,8 +127,55 @@ class AnomalyAssessor:
             part = summarize(role, recs, primary=plan.config.primary_feedback, time_used=elapsed)
             part["resumed_items"] = sum(1 for r in recs if r["resumed"])
             part["resumed_from"] = key if part["resumed_items"] else None
-            parts.append(part)
-        return AssessmentResult(summary=summary_text(parts), parts=parts)
+            parts.append(participant_part(part))
+        return AssessmentResult.of(summary_text(parts), parts)
+
+    def _open_journal(self, plan: Plan, key: str) -> tuple[Journal, dict[EpisodeKey, dict[str, Any]]]:
+        """The journal ``key`` and, only when the config asks to resume, the episodes it holds."""
+        journal = Journal.for_assessment(self.context.run_dir, key)
+        if not plan.config.resume:
+            journal.start_fresh()
+            return journal, {}
+        done = {
+            (rec["role"], rec["episode_id"], rec["feedback"]): {**rec, "resumed": True}
+            for rec in valid_records(journal, JOURNAL_SCHEMA)
+        }
+        return journal, done
+
+
+async def _play(
+    plan: Plan,
+    transport: Transport,
+    progress: ProgressCallback,
+    journal: Journal,
+    done: Mapping[EpisodeKey, dict[str, Any]],
+) -> list[list[dict[str, Any]]]:
+    """Every participant's episodes (``done`` ones reused), journaling each as it finishes."""
+    total = len(plan.episodes) * len(plan.participants)
+    finished = [sum(1 for k in done if k[0] in plan.participants)]
+    counts = {
+        role: {"done": sum(1 for k in done if k[0] == role), "total": len(plan.episodes)}
+        for role in plan.participants
+    }
+
+    async def one(role: str, url: str, spec: EpisodeSpec, gate: asyncio.Semaphore) -> dict[str, Any]:
+        key = (role, spec.episode_id, spec.feedback)
+        if key in done:
+            return done[key]
+        async with gate:
+            record = await run_episode(transport, url, role, spec, plan)
+        journal.append(record)
+        finished[0] += 1
+        counts[role]["done"] += 1
+        await progress(f"{finished[0]}/{total} episodes finished", counts)
+        return {**record, "resumed": False}
+
+    async def participant(role: str, url: str) -> list[dict[str, Any]]:
+        gate = asyncio.Semaphore(plan.config.concurrency)
+        return list(await asyncio.gather(*(one(role, url, s, gate) for s in plan.episodes)))
+
+    await progress(f"{finished[0]}/{total} episodes finished", counts)
+    return list(await asyncio.gather(*(participant(r, u) for r, u in plan.participants.items())))
 
 
 async def run_episode(
@@ -233,7 +256,7 @@ async def _judge(
     return accepted, errors
 
 
-def summary_text(parts: list[dict[str, Any]]) -> str:
+def summary_text(parts: Sequence[Mapping[str, Any]]) -> str:
     lines = ["Anomaly-detection assessment (multi-turn):"]
     for p in parts:
         failures = ", ".join(f"{k} {p[k]}" for k in ("timeout", "runtime_error", "invalid_action"))

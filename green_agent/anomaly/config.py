@@ -1,56 +1,47 @@
 """The anomaly assessment config: JSON Schema validation at the edge, then a frozen dataclass.
 
 ``green_agent/schemas/anomaly-config.schema.json`` is the single source of keys, types and defaults;
-the first violation becomes a :class:`~green_agent.protocol.RequestError` naming ``config.<field>``.
+:mod:`green_agent.config_schema` parses it, so the first violation is a
+:class:`~green_agent.protocol.RequestError` naming ``config.<field>``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-import jsonschema
-
+from green_agent import config_schema
 from green_agent.calls import Budget
-from green_agent.protocol import RequestError
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "anomaly-config.schema.json"
-
-
-@lru_cache(maxsize=1)
-def schema() -> dict[str, Any]:
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+SCHEMA_NAME = "anomaly-config"
 
 
 @dataclass(frozen=True)
 class AnomalyConfig:
-    """A validated config; every field has the schema's default."""
+    """A validated config; an absent key takes the schema's default (no defaults here: one source)."""
 
-    documents: str | tuple[str, ...] = "all"
-    episodes_per_document: int = 1
-    seed: int | str = 0
-    feedback: str = "neutral"
-    robustness: bool = False
-    max_steps: int = 40
-    timeout_s: float = 60.0
-    episode_deadline_s: float = 900.0
-    max_consecutive_failures: int = 3
-    max_retries: int = 1
-    max_response_bytes: int = 1 << 20
-    concurrency: int = 4
-    depths: tuple[str, ...] = ("shallow", "deep", "compound")
-    types: tuple[str, ...] = ()
-    anomalies_per_episode: int = 2
-    judge_model: str | None = None
-    judge_api_base: str | None = None
-    shard_index: int = 0
-    num_shards: int = 1
-    num_instances: int | None = None
-    resume: bool = False
+    documents: str | tuple[str, ...]
+    episodes_per_document: int
+    seed: int | str
+    feedback: str
+    robustness: bool
+    max_steps: int
+    timeout_s: float
+    episode_deadline_s: float
+    max_consecutive_failures: int
+    max_retries: int
+    max_response_bytes: int
+    concurrency: int
+    depths: tuple[str, ...]
+    types: tuple[str, ...]
+    anomalies_per_episode: int
+    judge_model: str | None
+    judge_api_base: str | None
+    shard_index: int
+    num_shards: int
+    num_instances: int | None
+    resume: bool
     """Continue the journal of an earlier identical run (same request, same agent cards)."""
 
     def budget(self) -> Budget:
@@ -77,33 +68,8 @@ class AnomalyConfig:
         return values
 
 
-def _field(error: jsonschema.ValidationError, raw: Mapping[str, Any], known: set[str]) -> tuple[str, str]:
-    path = [str(p) for p in error.absolute_path]
-    if not path and error.validator == "additionalProperties":
-        extra = sorted(set(raw) - known)
-        return f"config.{extra[0]}", f"unknown key (allowed: {', '.join(sorted(known))})"
-    where = ".".join(["config", *path[:1]])
-    return where, error.message
-
-
 def parse_config(raw: Mapping[str, Any] | None) -> AnomalyConfig:
     """Validate ``raw``; raise :class:`RequestError` naming the first bad field."""
-    raw = dict(raw or {})
-    spec = schema()
-    known = set(spec["properties"])
-    errors = sorted(
-        jsonschema.Draft202012Validator(spec).iter_errors(raw),
-        key=lambda e: [str(p) for p in e.absolute_path],
-    )
-    if errors:
-        raise RequestError(*_field(errors[0], raw, known))
-    values: dict[str, Any] = {}
-    for key, prop in spec["properties"].items():
-        value = raw.get(key, prop.get("default"))
-        if isinstance(value, float) and value.is_integer() and "integer" in str(prop.get("type", "")):
-            value = int(value)  # JSON numbers may arrive as floats
-        values[key] = tuple(value) if isinstance(value, list) else value
-    config = AnomalyConfig(**values)
-    if config.shard_index >= config.num_shards:
-        raise RequestError("config.shard_index", f"must be smaller than num_shards ({config.num_shards})")
+    config = config_schema.parse_config(AnomalyConfig, SCHEMA_NAME, raw)
+    config_schema.check_shard(config.shard_index, config.num_shards)
     return config

@@ -120,8 +120,10 @@ def _ratio(num: int, den: int) -> float | None:
 
 
 def _breakdown(records: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
-    per_type = {t: {"planted": 0, "found": 0, "reported": 0, "correct": 0} for t in TYPES}
-    per_depth = {d: {"planted": 0, "found": 0} for d in DEPTHS}
+    per_type: dict[str, dict[str, Any]] = {
+        t: {"planted": 0, "found": 0, "reported": 0, "correct": 0} for t in TYPES
+    }
+    per_depth: dict[str, dict[str, Any]] = {d: {"planted": 0, "found": 0} for d in DEPTHS}
     for rec in records:
         found = {m["planted"] for m in rec["matches"]}
         correct_reports = {m["report"] for m in rec["matches"]}

@@ -8,7 +8,7 @@ from typing import Any
 from green_agent.anomaly.injection import DEPTHS, TYPES
 from green_agent.protocol import ReportSection, ResultView
 from green_agent.report import fmt, plots
-from green_agent.report.blocks import DOCUMENTS, Block, Cell, Figure, Table, Text
+from green_agent.report.blocks import DOCUMENTS, Block, Cell, Figure, Table, Text, Tone
 
 
 def _roles(view: ResultView) -> list[str]:
@@ -106,10 +106,12 @@ def episodes(view: ResultView) -> list[Block]:
         "FP",
         "FN",
     ]
-    rows = []
+    rows: list[list[Cell | str]] = []
     for p in view.participants:
         for e in p.get("episodes") or []:
-            tone = "ok" if e.get("fn") == 0 and e.get("fp") == 0 else "fail" if not e.get("tp") else "wrong"
+            tone: Tone = (
+                "ok" if e.get("fn") == 0 and e.get("fp") == 0 else "fail" if not e.get("tp") else "wrong"
+            )
             rows.append([
                 str(p["role"]), Cell(str(e.get("episode_id")), note=e.get("error")), str(e.get("document")),
                 str(e.get("depth")), str(e.get("feedback")), str(e.get("end_reason")), fmt.plain(e.get("steps")),

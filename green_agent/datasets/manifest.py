@@ -260,23 +260,23 @@ def join_fol(items: Sequence[FolioItem], source: Sequence[FolioItem], *, what: s
             raise DatasetError(f"{what}: cannot join FOL: two source rows share the text of {src.id}")
     joined, used = [], set()
     for index, item in enumerate(items):
-        src = by_text.get(_text_key(item))
-        if src is None:
+        twin = by_text.get(_text_key(item))
+        if twin is None:
             raise DatasetError(
                 f"{what}: cannot join FOL: row {index + 1} ({item.id}) has no row with identical text"
             )
-        if src.id in used:
+        if twin.id in used:
             raise DatasetError(
-                f"{what}: cannot join FOL: row {index + 1} ({item.id}) repeats the text of {src.id}"
+                f"{what}: cannot join FOL: row {index + 1} ({item.id}) repeats the text of {twin.id}"
             )
-        used.add(src.id)
+        used.add(twin.id)
         joined.append(
             replace(
                 item,
-                id=src.id,
-                story_id=src.story_id,
-                premises_fol=src.premises_fol,
-                conclusion_fol=src.conclusion_fol,
+                id=twin.id,
+                story_id=twin.story_id,
+                premises_fol=twin.premises_fol,
+                conclusion_fol=twin.conclusion_fol,
             )
         )
     return joined

@@ -12,11 +12,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
+from green_agent import protocol
 from green_agent.datasets.items import LABELS
 from green_agent.folio.engine import ItemOutcome
 from green_agent.folio.variants import VariantSet
 from green_agent.folio.variants.scoring import annotate_items, robustness
-from green_agent.protocol import AssessmentResult
+from green_agent.protocol import AssessmentResult, ParticipantPart
 from green_agent.report import summarize_items
 from green_agent.report.compare import compare
 from green_agent.report.fmt import pvalue
@@ -64,13 +65,13 @@ def participant_part(
     resumed_from: str | None,
     reproducibility: Mapping[str, Any],
     variants: VariantSet | None = None,
-) -> dict[str, Any]:
+) -> ParticipantPart:
     """The flat data part of one participant; ``resumed`` holds the ids taken from ``resumed_from``.
     With ``variants``, items name their source and kind and a ``robustness`` block is added."""
     items = [result_item(o, resumed=o.id in resumed) for o in outcomes]
     if variants is not None:
         annotate_items(items, variants)
-    part: dict[str, Any] = {"kind": "participant", "assessor": "folio", "role": role}
+    part: dict[str, Any] = {"assessor": "folio", "role": role}
     part.update(summarize_items(items, LABELS))
     part["time_used"] = round(time_used, 3)
     part["resumed_items"] = len(resumed)
@@ -83,7 +84,7 @@ def participant_part(
         part["llm"] = llm
     if variants is not None:
         part["robustness"] = robustness(items, variants)
-    return part
+    return protocol.participant_part(part)
 
 
 def participant_llm(
@@ -181,5 +182,5 @@ def build_result(
         for role, outs in outcomes.items()
     ]
     comparison = compare(parts) if len(parts) >= 2 else None
-    all_parts: list[dict[str, Any]] = [*parts, *([comparison] if comparison else [])]
-    return AssessmentResult(summary=summary_text(parts, dataset, comparison), parts=all_parts)
+    others = [comparison] if comparison else []
+    return AssessmentResult.of(summary_text(parts, dataset, comparison), parts, others)

@@ -80,11 +80,6 @@ class ItemOutcome:
         """JSON-ready dict (journal line)."""
         return asdict(self)
 
-    @property
-    def final(self) -> bool:
-        """Whether the outcome belongs in the journal: a run deadline is not the item's own result."""
-        return self.kind != "deadline"
-
 
 OutcomeCallback = Callable[[ItemOutcome, int, int], Awaitable[None]]
 """``await on_outcome(outcome, done, total)`` — per participant counts, after every outcome."""
@@ -133,8 +128,13 @@ def _declared_model(data: Sequence[Mapping[str, Any]]) -> str | None:
 
 def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
     """Turn one call's result into an outcome (parsing the reply when one arrived)."""
-    base = {"role": role, "id": item.id, "gold": item.label, "latency_ms": round(call.latency_ms, 3)}
-    base["attempts"] = call.attempts
+    base: dict[str, Any] = {
+        "role": role,
+        "id": item.id,
+        "gold": item.label,
+        "latency_ms": round(call.latency_ms, 3),
+        "attempts": call.attempts,
+    }
     if call.status != "ok" or call.reply is None:
         return ItemOutcome(
             **base,
@@ -203,44 +203,18 @@ async def assess_participant(
     ``card_unavailable`` or ``card_origin_mismatch``) records every remaining item as
     ``runtime_error`` of that kind without sending anything.
     """
-    done = dict(done or {})
+    done = done or {}
     results: dict[str, ItemOutcome] = {it.id: done[it.id] for it in items if it.id in done}
     todo = [it for it in items if it.id not in results]
-    total, counter = len(items), [len(results)]
-    budget = config.budget()
-    rng = random.Random(f"{role}:{config.seed}")
+    send = _Sender(role, url, config, transport, deadline, unavailable)
     queue = iter(todo)
 
-    async def finish(outcome: ItemOutcome) -> None:
-        results[outcome.id] = outcome
-        counter[0] += 1
-        if on_outcome is not None:
-            await on_outcome(outcome, counter[0], total)
-
     async def worker() -> None:
-        for item in queue:
-            if unavailable is not None:
-                await finish(_not_sent(role, item, "runtime_error", *unavailable))
-                continue
-            if deadline is not None and time.monotonic() >= deadline:
-                await finish(
-                    _not_sent(
-                        role, item, "timeout", "deadline", "deadline of the run reached before it started"
-                    )
-                )
-                continue
-            message = build_task(item, expose_fol=config.expose_fol)
-            try:
-                call = await call_participant(transport, url, message, budget, deadline=deadline, rng=rng)
-                outcome = judge(role, item, call)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # our bug, not the participant's: record it, keep going
-                log.exception("assessing %s on item %s failed", role, item.id)
-                outcome = _not_sent(
-                    role, item, "runtime_error", "assessor_error", f"{type(exc).__name__}: {exc}"
-                )
-            await finish(outcome)
+        for item in queue:  # one shared iterator: each item goes to exactly one worker
+            outcome = await send(item)
+            results[outcome.id] = outcome
+            if on_outcome is not None:
+                await on_outcome(outcome, len(results), len(items))
 
     workers = [asyncio.create_task(worker()) for _ in range(max(1, min(config.concurrency, len(todo))))]
     try:
@@ -250,6 +224,45 @@ async def assess_participant(
             w.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
     return [results[it.id] for it in items]
+
+
+class _Sender:
+    """Sends one item to one participant under the run's budget and turns what happened into an outcome."""
+
+    def __init__(
+        self,
+        role: str,
+        url: str,
+        config: FolioConfig,
+        transport: Transport,
+        deadline: float | None,
+        unavailable: tuple[str, str] | None,
+    ) -> None:
+        self.role, self.url, self.config, self.transport = role, url, config, transport
+        self.deadline, self.unavailable = deadline, unavailable
+        self.budget = config.budget()
+        self.rng = random.Random(f"{role}:{config.seed}")
+
+    async def __call__(self, item: FolioItem) -> ItemOutcome:
+        if self.unavailable is not None:
+            return _not_sent(self.role, item, "runtime_error", *self.unavailable)
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return _not_sent(
+                self.role, item, "timeout", "deadline", "deadline of the run reached before it started"
+            )
+        message = build_task(item, expose_fol=self.config.expose_fol)
+        try:
+            call = await call_participant(
+                self.transport, self.url, message, self.budget, deadline=self.deadline, rng=self.rng
+            )
+            return judge(self.role, item, call)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # our bug, not the participant's: record it, keep going
+            log.exception("assessing %s on item %s failed", self.role, item.id)
+            return _not_sent(
+                self.role, item, "runtime_error", "assessor_error", f"{type(exc).__name__}: {exc}"
+            )
 
 
 async def assess(

@@ -24,8 +24,8 @@ _ATTEMPT_TEXT_FIELDS = ("stage", "error", "sandbox_status", "verdict", "kind")
 def _text(value: Any, limit: int = _TEXT) -> str | None:
     if not isinstance(value, str) or not value:
         return None
-    value = " ".join(value.split())
-    return value if len(value) <= limit else value[: limit - 1] + "…"
+    text = " ".join(value.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _count(value: Any, limit: float = 1e12) -> int | None:
@@ -39,10 +39,11 @@ def sane_usage(usage: Any) -> dict[str, Any] | None:
         return None
     cost = usage.get("cost_usd")
     cost_ok = isinstance(cost, (int, float)) and not isinstance(cost, bool) and 0 <= cost < 1e6
+    cost = cost if cost_ok else None
     return {
         "prompt_tokens": _count(usage.get("prompt_tokens")) or 0,
         "completion_tokens": _count(usage.get("completion_tokens")) or 0,
-        "cost_usd": float(cost) if cost_ok else None,
+        "cost_usd": None if cost is None else float(cost),
     }
 
 

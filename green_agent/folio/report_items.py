@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from green_agent.protocol import ResultView
-from green_agent.report.blocks import DOCUMENTS, HTML, Block, Cell, Filter, Table
+from green_agent.report.blocks import DOCUMENTS, HTML, Block, Cell, Filter, Table, Tone
 from green_agent.report.metrics import item_correct
 
 MAX_MARKDOWN_ROWS = 50
@@ -88,7 +88,7 @@ def _answer_cell(item: Mapping[str, Any] | None) -> Cell:
     if item is None:
         return Cell("not assessed", tone="missing")
     text = answer(item) + (f" ({item['kind']})" if item.get("kind") else "")
-    tone = "ok" if item_correct(item) else ("wrong" if item.get("status") == "ok" else "fail")
+    tone: Tone = "ok" if item_correct(item) else ("wrong" if item.get("status") == "ok" else "fail")
     error = item.get("error")
     return Cell(text, tone=tone, note=None if not error else str(error)[:300])
 

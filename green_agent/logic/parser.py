@@ -47,7 +47,13 @@ from .nodes import (
 )
 from .scope import DEFAULT_SCOPE, SCOPES, Rewrite, follow_variables
 
-_BINARY = {"and": And, "or": Or, "xor": Xor, "implies": Implies, "iff": Iff}
+_BINARY: dict[str, type[And | Or | Xor | Implies | Iff]] = {
+    "and": And,
+    "or": Or,
+    "xor": Xor,
+    "implies": Implies,
+    "iff": Iff,
+}
 _OPERATORS = set("∧∨⊕→↔⟷")
 _QUANTIFIERS = set("∀∃")
 
@@ -102,8 +108,8 @@ def _prev_char(text: str, offset: int) -> str:
 
 def _classify(exc: lark.exceptions.UnexpectedInput, text: str) -> FolSyntaxError:
     if isinstance(exc, UnexpectedCharacters):
-        ch = text[exc.pos_in_stream]
-        return _error("unexpected_character", f"unexpected character {ch!r}", text, exc.pos_in_stream)
+        at = exc.pos_in_stream or 0
+        return _error("unexpected_character", f"unexpected character {text[at]!r}", text, at)
     assert isinstance(exc, UnexpectedToken)
     tok = exc.token
     at_end = tok.type == "$END"
@@ -121,7 +127,7 @@ def _classify(exc: lark.exceptions.UnexpectedInput, text: str) -> FolSyntaxError
     return _error("unexpected_token", f"unexpected {shown}", text, offset)
 
 
-def parse_tree(text: str) -> lark.Tree:
+def parse_tree(text: str) -> lark.Tree[lark.Token]:
     """Strictly parse `text` to a lark tree, raising a classified `FolSyntaxError`."""
     if not text.strip():
         raise FolSyntaxError("empty", "empty formula", text, 1, 1)
@@ -134,7 +140,7 @@ def parse_tree(text: str) -> lark.Tree:
         raise _classify(exc, text) from None
 
 
-def read_tree(text: str, scope: str = DEFAULT_SCOPE) -> tuple[lark.Tree, Rewrite]:
+def read_tree(text: str, scope: str = DEFAULT_SCOPE) -> tuple[lark.Tree[lark.Token], Rewrite]:
     """Strictly parse `text` under a scope reading; errors point into `text` itself.
 
     The returned rewrite's notes say where the two readings differ, whichever was used.
@@ -148,7 +154,7 @@ def read_tree(text: str, scope: str = DEFAULT_SCOPE) -> tuple[lark.Tree, Rewrite
     return parse_tree(rewrite.text), rewrite
 
 
-def _pos(node: lark.Tree | lark.Token, rewrite: Rewrite | None) -> Pos | None:
+def _pos(node: lark.Tree[lark.Token] | lark.Token, rewrite: Rewrite | None) -> Pos | None:
     if isinstance(node, lark.Token):
         pos = Pos(node.line or 0, node.column or 0, node.start_pos or 0, node.end_pos or 0)
     elif node.meta.empty:
@@ -173,6 +179,13 @@ def is_variable_name(name: str) -> bool:
     return name in VARIABLE_NAMES
 
 
+def _token(node: lark.Tree[lark.Token] | lark.Token) -> lark.Token:
+    """A child the grammar guarantees is a token (a name)."""
+    if not isinstance(node, lark.Token):
+        raise TypeError(f"expected a token, got a {node.data!r} subtree")
+    return node
+
+
 class _Builder:
     """Turns a lark tree into the AST, resolving variables against enclosing quantifiers."""
 
@@ -181,7 +194,7 @@ class _Builder:
         self.rewrite = rewrite
         self.repairs: list[Repair] = []
 
-    def pos(self, node: lark.Tree | lark.Token) -> Pos | None:
+    def pos(self, node: lark.Tree[lark.Token] | lark.Token) -> Pos | None:
         return _pos(node, self.rewrite)
 
     def term(self, tok: lark.Token, bound: frozenset[str]) -> Term:
@@ -190,12 +203,11 @@ class _Builder:
             return Var(name, self.pos(tok))
         return Const(name, self.pos(tok))
 
-    def build(self, t: lark.Tree | lark.Token, bound: frozenset[str] = frozenset()) -> Formula:
-        kind = t.data if isinstance(t, lark.Tree) else "prop_token"
+    def build(self, t: lark.Tree[lark.Token] | lark.Token, bound: frozenset[str] = frozenset()) -> Formula:
         pos = self.pos(t)
-        if kind == "prop_token":
+        if isinstance(t, lark.Token):
             return Atom(str(t), (), pos)
-        c = t.children
+        kind, c = t.data, t.children
         if kind == "group":
             return self.build(c[1], bound)
         if kind == "not":
@@ -207,19 +219,20 @@ class _Builder:
         if kind == "prop":
             return Atom(str(c[0]), (), pos)
         if kind == "pred":
-            names = [a for a in c[2].children if a.type == "NAME"]
+            args = c[2].children if isinstance(c[2], lark.Tree) else []
+            names = [a for a in args if isinstance(a, lark.Token) and a.type == "NAME"]
             return Atom(str(c[0]), tuple(self.term(a, bound) for a in names), pos)
-        eq = Eq(self.term(c[0], bound), self.term(c[2], bound), pos)
+        eq = Eq(self.term(_token(c[0]), bound), self.term(_token(c[2]), bound), pos)
         return Not(eq, pos) if kind == "neq" else eq
 
-    def quant(self, t: lark.Tree, bound: frozenset[str]) -> Formula:
+    def quant(self, t: lark.Tree[lark.Token], bound: frozenset[str]) -> Formula:
         sym, var, body = t.children
         repeated = isinstance(body, lark.Tree) and body.data == "quant" and str(body.children[1]) == str(var)
         if self.dedupe and repeated:
+            at = self.pos(var)
+            column = "?" if at is None else at.column
             self.repairs.append(
-                Repair(
-                    "duplicate_quantifier", f"dropped repeated '{sym}{var}' at column {self.pos(var).column}"
-                )
+                Repair("duplicate_quantifier", f"dropped repeated '{sym}{var}' at column {column}")
             )
             return self.build(body, bound)
         cls = ForAll if sym == "∀" else Exists
@@ -227,7 +240,7 @@ class _Builder:
 
 
 def build_ast(
-    tree: lark.Tree, *, dedupe_quantifiers: bool = False, rewrite: Rewrite | None = None
+    tree: lark.Tree[lark.Token], *, dedupe_quantifiers: bool = False, rewrite: Rewrite | None = None
 ) -> tuple[Formula, list[Repair]]:
     """AST of a parse tree; with `dedupe_quantifiers`, `∃x ∃x` loses its repeat (reported).
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from .nodes import And, Atom, Eq, Exists, ForAll, Formula, Iff, Implies, Not, Or, Term, Xor
 
-_LEVEL = {Iff: 1, Implies: 2, Or: 3, Xor: 3, And: 4}
-_SYMBOL = {Iff: "↔", Implies: "→", Or: "∨", Xor: "⊕", And: "∧"}
+_Connective = type[And | Or | Xor | Implies | Iff]
+_LEVEL: dict[_Connective, int] = {Iff: 1, Implies: 2, Or: 3, Xor: 3, And: 4}
+_SYMBOL: dict[_Connective, str] = {Iff: "↔", Implies: "→", Or: "∨", Xor: "⊕", And: "∧"}
 
 
 def pretty(f: Formula) -> str:
@@ -56,7 +57,7 @@ def _p(f: Formula, tail_ok: bool) -> str:
 
 
 def _operand(f: Formula, level: int, wrap_equal: bool, tail_ok: bool = False) -> str:
-    child = _LEVEL.get(type(f))
+    child = _LEVEL.get(type(f)) if isinstance(f, (And, Or, Xor, Implies, Iff)) else None
     if child is not None and (child < level or (child == level and wrap_equal)):
         return f"({_p(f, tail_ok=True)})"
     return _p(f, tail_ok)

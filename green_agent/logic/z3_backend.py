@@ -67,8 +67,8 @@ class _Translator:
         if isinstance(f, Atom):
             decl = self.s.predicates[f.pred]
             if not f.args:
-                return decl  # type: ignore[return-value]
-            return decl(*[self.term(a, env) for a in f.args])  # type: ignore[operator]
+                return decl
+            return decl(*[self.term(a, env) for a in f.args])
         if isinstance(f, Eq):
             return self.term(f.left, env) == self.term(f.right, env)
         if isinstance(f, Not):

@@ -48,7 +48,7 @@ def _cells(table: Table) -> Table:
 
 
 def _wrap(blocks: list[Block], key: str, css: list[str]) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for i, b in enumerate(blocks, 1):
         kind = "text" if isinstance(b, Text) else "figure" if isinstance(b, Figure) else "table"
         bkey = f"{key}-{i}"

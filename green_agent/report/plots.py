@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-_RC = {"svg.fonttype": "none", "svg.hashsalt": "agentified-assessment", "font.size": 9}
+_RC: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "agentified-assessment", "font.size": 9}
 
 
 def _rc() -> Any:
     """matplotlib's rc context for our figures (matplotlib is imported only when a figure is drawn)."""
     import matplotlib
 
-    return matplotlib.rc_context(_RC)
+    return matplotlib.rc_context(_RC)  # type: ignore[arg-type]  # its stubs accept literal keys only
 
 
 def _new(**kwargs: Any) -> Figure:

@@ -39,7 +39,7 @@ def package_version(dist: str = DISTRIBUTION) -> str | None:
         if dist != DISTRIBUTION:
             return None
         try:
-            from green_agent import __version__  # type: ignore[attr-defined]
+            from green_agent import __version__
         except ImportError:
             return None
         return str(__version__)
@@ -47,14 +47,15 @@ def package_version(dist: str = DISTRIBUTION) -> str | None:
 
 def _timestamp(value: Any) -> str | None:
     """ISO-8601 UTC text for a datetime, an epoch number or an already formatted string."""
-    if value is None or isinstance(value, str):
+    if value is None:
+        return None
+    if isinstance(value, str):
         return value
-    if isinstance(value, (int, float)):
-        value = datetime.fromtimestamp(value, tz=timezone.utc)
-    if isinstance(value, datetime):
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    when = datetime.fromtimestamp(value, tz=timezone.utc) if isinstance(value, (int, float)) else value
+    if isinstance(when, datetime):
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        return when.astimezone(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
     raise TypeError(f"unsupported timestamp {value!r}")
 
 

@@ -56,7 +56,7 @@ def mcnemar_exact(b: int, c: int) -> float:
     k = min(b, c)
     # Exact integer arithmetic, then one division: no underflow for large n.
     tail = sum(math.comb(n, i) for i in range(k + 1))
-    return min(1.0, 2 * tail / 2**n)
+    return min(1.0, 2 * tail / (1 << n))
 
 
 def bootstrap_diff_ci(

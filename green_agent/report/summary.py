@@ -14,7 +14,9 @@ def summary_table(report: ReportData, *, ids: bool = False, headline_only: bool 
     rows = []
     for p in report.participants:
         role = str(p["role"])
-        first: list[Cell | str] = [Cell(role)] + ([Cell(report.ids.get(role) or "–")] if ids else [])
+        first: list[Cell | str] = [Cell(role)]
+        if ids:
+            first.append(Cell(report.ids.get(role) or "–"))
         rows.append(first + [fmt.metric_text(p, m) for m in metrics])
     return Table(
         columns=[*lead, *(fmt.metric_header(m) for m in metrics)],

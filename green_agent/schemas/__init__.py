@@ -12,4 +12,5 @@ from typing import Any
 def load_schema(name: str) -> dict[str, Any]:
     """The schema ``green_agent/schemas/<name>.schema.json`` as a dict (cached; do not mutate)."""
     text = resources.files(__name__).joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
+    return schema

@@ -4,6 +4,7 @@ without ``resume`` every run starts fresh, and a changed agent never inherits an
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +171,21 @@ async def test_journal_written_before_the_evidence_fields_still_resumes(tmp_path
     assert parts_by_role(again)["p"]["resumed_items"] == 2
     assert stats.requests == 3 + 1  # only the record with an unknown key is assessed again
     assert comparable(parts_by_role(first)["p"]) == comparable(parts_by_role(again)["p"])
+
+
+async def test_a_damaged_journal_record_is_assessed_again_and_the_rest_is_kept(tmp_path: Path) -> None:
+    with running_participant("label") as (url, stats):
+        first = parts_by_role(await run_assessment(tmp_path, {"p": url}, {"limit": 5}))["p"]
+        [journal] = journals(tmp_path)
+        records = list(journal.records())
+        records[1]["correct"] = "yes"  # schema-invalid: summed as a boolean
+        lines = [json.dumps(r) for r in records]
+        lines[3] = lines[3][: len(lines[3]) // 2]  # a line cut short mid-record
+        lines.insert(0, json.dumps({"role": "p", "id": records[0]["id"]}))  # partial: no outcome at all
+        journal.path.write_text("\n".join(lines) + "\n")
+        again = parts_by_role(await run_assessment(tmp_path, {"p": url}, {"limit": 5, "resume": True}))["p"]
+    assert sorted(stats.ids[5:]) == sorted([records[1]["id"], records[3]["id"]])
+    assert again["resumed_items"] == 3 and again["total"] == 5
+    redone = {it["id"] for it in again["items"] if not it["resumed"]}
+    assert redone == {records[1]["id"], records[3]["id"]}
+    assert comparable(again) == comparable(first)

@@ -30,6 +30,7 @@ from green_agent.logic import (
     Xor,
     pretty,
 )
+from green_agent.logic.nodes import Term
 from green_agent.logic.problem import collect_signature
 
 DISTRACTOR_PREMISES = 2
@@ -96,7 +97,7 @@ def printable(problem: Problem) -> bool:
 def rename_terms(f: Formula, names: Mapping[str, str]) -> Formula:
     """``f`` with every constant in ``names`` renamed (variables and predicates untouched)."""
 
-    def term(t: object) -> object:
+    def term(t: Term) -> Term:
         return replace(t, name=names[t.name]) if isinstance(t, Const) and t.name in names else t
 
     if isinstance(f, Atom):
