@@ -81,7 +81,7 @@ async def call_participant(
     waits for a slot; that wait counts against the run's deadline but not against the item's budget,
     so a participant is never blamed for the green agent's own queue.
     """
-    slots: asyncio.Semaphore | None = getattr(transport, "call_slots", None)
+    slots = transport.call_slots
     if slots is None:
         return await _call(transport, url, message, budget, deadline, rng or random.Random())
     try:

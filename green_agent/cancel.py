@@ -14,7 +14,10 @@ import contextvars
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from green_agent.protocol import Transport
 
 CANCEL_TIMEOUT_S = 5.0
 """How long the assessor waits for a participant to acknowledge a cancel."""
@@ -51,21 +54,16 @@ def note_task_id(task_id: str | None) -> None:
         holder.task_id = task_id
 
 
-async def cancel_abandoned(transport: Any, url: str, in_flight: InFlight) -> str:
+async def cancel_abandoned(transport: Transport, url: str, in_flight: InFlight) -> str:
     """Ask the participant to cancel the task of ``in_flight``; one word on what happened.
 
-    ``transport`` may offer ``async cancel(url, task_id) -> data parts of the final status``.
-
     ``canceled`` (acknowledged), ``no_task_id`` (the participant never named its task: it does not
-    stream), ``unsupported`` (the transport cannot cancel) or ``cancel_failed: <why>``.
+    stream) or ``cancel_failed: <why>``.
     """
     if in_flight.task_id is None:
         return "no_task_id"
-    cancel = getattr(transport, "cancel", None)
-    if cancel is None:
-        return "unsupported"
     try:
-        data = await asyncio.wait_for(cancel(url, in_flight.task_id), CANCEL_TIMEOUT_S)
+        data = await asyncio.wait_for(transport.cancel(url, in_flight.task_id), CANCEL_TIMEOUT_S)
     except asyncio.TimeoutError:
         return f"cancel_failed: no answer within {CANCEL_TIMEOUT_S:g} s"
     except Exception as exc:  # noqa: BLE001 - a participant's refusal is recorded, never raised

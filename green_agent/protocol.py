@@ -12,6 +12,7 @@ outcomes) -> AssessmentResult.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,7 +85,7 @@ TransportErrorKind = Literal[
     "task_failed",
     "task_rejected",
 ]
-"""Every way a call to a participant can fail at the transport (docs/architecture.md, failure taxonomy):
+"""Every way a call to a participant can fail at the transport (docs/architecture.md, Failures):
 it could not be reached (``connection_refused``, ``connection_lost``, ``transport_timeout``), answered
 HTTP or JSON-RPC errors (``http_status``, ``jsonrpc_error``), something that is not a valid reply
 (``invalid_response``, ``response_too_large``), had no usable card (``card_unavailable``,
@@ -138,6 +139,15 @@ class Transport(Protocol):
         Raises :class:`TransportError` (``card_unavailable``, ``card_origin_mismatch``,
         ``response_too_large``)."""
         ...
+
+    async def cancel(self, url: str, task_id: str) -> list[dict[str, Any]]:
+        """Ask the participant to cancel ``task_id`` (its budget ran out); the data parts of its final status.
+
+        Raises :class:`TransportError` when the participant refuses or cannot be reached."""
+        ...
+
+    call_slots: asyncio.Semaphore | None
+    """Process-wide limit on calls in flight (``--max-outbound``), or ``None`` for no limit."""
 
 
 ProgressCallback = Callable[[str, Mapping[str, Any]], Awaitable[None]]
