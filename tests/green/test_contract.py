@@ -21,7 +21,7 @@ from green_agent.protocol import (
     participant_part,
 )
 from tests.support.participants import running_participant
-from tests.support.servers import free_port
+from tests.support.servers import refused_port
 
 ENVELOPE = {
     "assessor": "folio",
@@ -49,8 +49,8 @@ def test_the_transport_maps_a_refused_connection_and_fetches_cards_as_json() -> 
     with running_participant("label", name="contract agent") as (url, _):
         found = asyncio.run(card(url))
     assert found["name"] == "contract agent" and isinstance(found["skills"], list)
-    with pytest.raises(TransportError) as err:
-        asyncio.run(card(f"http://127.0.0.1:{free_port()}/"))
+    with refused_port() as dead, pytest.raises(TransportError) as err:
+        asyncio.run(card(f"http://127.0.0.1:{dead}/"))
     assert err.value.kind == "card_unavailable" and err.value.retryable
 
 

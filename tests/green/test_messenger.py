@@ -14,7 +14,7 @@ from green_agent.calls import Budget, call_participant
 from green_agent.messenger import A2ATransport
 from green_agent.protocol import OutboundMessage, TransportError
 from tests.green.agents import a2a_app, answering, flaky, message_reply, raw_app
-from tests.support.servers import free_port, running_app
+from tests.support.servers import free_port, refused_port, running_app
 
 MSG = OutboundMessage(text="Is it raining?", data={"task": "folio", "id": "7"})
 
@@ -59,8 +59,8 @@ def test_failed_and_rejected_tasks_are_runtime_errors(end: str, kind: str) -> No
 
 
 def test_connection_refused() -> None:
-    with pytest.raises(TransportError) as err:
-        asyncio.run(send(f"http://127.0.0.1:{free_port()}"))
+    with refused_port() as dead, pytest.raises(TransportError) as err:
+        asyncio.run(send(f"http://127.0.0.1:{dead}"))
     assert err.value.kind == "card_unavailable" and err.value.retryable
 
 

@@ -20,6 +20,19 @@ def free_port() -> int:
 
 
 @contextmanager
+def refused_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that refuses connections for as long as the block runs.
+
+    The port is bound but never listened on, so a connection gets ECONNREFUSED and nothing else (not
+    even a server the test starts meanwhile) can be given the same port, as a port from
+    :func:`free_port` could be.
+    """
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        yield s.getsockname()[1]
+
+
+@contextmanager
 def running_app(app: Any, port: int | None = None) -> Iterator[str]:
     """Serve ``app`` until the block ends; yields its base URL ``http://127.0.0.1:PORT``."""
     port = port or free_port()

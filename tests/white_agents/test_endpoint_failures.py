@@ -12,7 +12,7 @@ import pytest
 
 from green_agent.llm.breaker import CircuitBreaker
 from tests.support.fake_llm import fake_llm
-from tests.support.servers import free_port
+from tests.support.servers import free_port, refused_port
 from tests.white_agents.helpers import send_task, serve, settings
 from white_agents.common.llm import LLMClient, LLMError, LLMSettings
 
@@ -37,11 +37,12 @@ async def _failure(client: LLMClient) -> LLMError:
 
 
 async def test_refused_connection_is_named_with_its_endpoint_not_http_500() -> None:
-    base = f"http://127.0.0.1:{free_port()}/v1"
-    err = await _failure(_client(base))
-    assert err.kind == "refused" and err.endpoint == base
-    assert f"connection refused by {base}" in str(err) and "500" not in str(err)
-    assert err.attempts == 2  # a refused connection is retried (the server may be restarting)
+    with refused_port() as dead:
+        base = f"http://127.0.0.1:{dead}/v1"
+        err = await _failure(_client(base))
+        assert err.kind == "refused" and err.endpoint == base
+        assert f"connection refused by {base}" in str(err) and "500" not in str(err)
+        assert err.attempts == 2  # a refused connection is retried (the server may be restarting)
 
 
 async def test_dns_and_tls_failures_are_named() -> None:
@@ -79,10 +80,11 @@ async def test_breaker_fails_fast_after_consecutive_endpoint_failures() -> None:
 
 
 async def test_breaker_stops_a_task_spending_its_retries() -> None:
-    base = f"http://127.0.0.1:{free_port()}/v1"
-    client = _client(base, retries=10, breaker_threshold=2)
-    err = await _failure(client)
-    assert err.kind == "circuit_open" and err.attempts == 2  # not 11 attempts against a dead endpoint
+    with refused_port() as dead:
+        base = f"http://127.0.0.1:{dead}/v1"
+        client = _client(base, retries=10, breaker_threshold=2)
+        err = await _failure(client)
+        assert err.kind == "circuit_open" and err.attempts == 2  # not 11 attempts against a dead endpoint
 
 
 def test_breaker_closes_on_success() -> None:
@@ -99,30 +101,32 @@ def test_breaker_closes_on_success() -> None:
 async def test_failed_task_carries_the_endpoint_failure() -> None:
     from white_agents.cot.agent import CotAgent, create_app
 
-    base = f"http://127.0.0.1:{free_port()}/v1"
+    with refused_port() as dead:
+        base = f"http://127.0.0.1:{dead}/v1"
 
-    class Dead:
-        url = base
+        class Dead:
+            url = base
 
-    llm = LLMClient(settings(Dead, retries=0))
-    with serve(lambda url: create_app(CotAgent(llm), url)) as url:
-        result = await send_task(url)
-    assert result.state == "failed"
-    diagnostics = result.data[0]["diagnostics"]
-    assert diagnostics["llm_error"] == "refused" and diagnostics["endpoint"] == base
-    assert result.data[0]["llm"]["model"] == "openai/test"
+        llm = LLMClient(settings(Dead, retries=0))
+        with serve(lambda url: create_app(CotAgent(llm), url)) as url:
+            result = await send_task(url)
+        assert result.state == "failed"
+        diagnostics = result.data[0]["diagnostics"]
+        assert diagnostics["llm_error"] == "refused" and diagnostics["endpoint"] == base
+        assert result.data[0]["llm"]["model"] == "openai/test"
 
 
 def test_start_up_check_refuses_a_dead_endpoint() -> None:
-    base = f"http://127.0.0.1:{free_port()}/v1"
-    cmd = [sys.executable, "-m", "white_agents.cot", "--port", str(free_port()), "--model", "openai/x"]
-    cmd += ["--api-base", base, "--check-endpoint"]
-    out = subprocess.run(
-        cmd, capture_output=True, text=True, timeout=180, env={**os.environ, "LLM_API_KEY": "k"}
-    )
-    assert out.returncode == 2, out.stderr
-    assert out.stderr.strip().count("\n") == 0
-    assert (
-        f"model endpoint check failed: LLM call failed after 1 attempt(s): connection refused by {base}"
-        in out.stderr
-    )
+    with refused_port() as dead:
+        base = f"http://127.0.0.1:{dead}/v1"
+        cmd = [sys.executable, "-m", "white_agents.cot", "--port", str(free_port()), "--model", "openai/x"]
+        cmd += ["--api-base", base, "--check-endpoint"]
+        out = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=180, env={**os.environ, "LLM_API_KEY": "k"}
+        )
+        assert out.returncode == 2, out.stderr
+        assert out.stderr.strip().count("\n") == 0
+        assert (
+            f"model endpoint check failed: LLM call failed after 1 attempt(s): connection refused by {base}"
+            in out.stderr
+        )
