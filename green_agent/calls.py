@@ -110,7 +110,7 @@ async def _call(
         limit, kind = max(0.0, deadline - start), "deadline"
     retrier = Retrier(
         RetryPolicy(budget.max_retries, budget.backoff_base_s, budget.backoff_max_s),
-        retryable=lambda exc: isinstance(exc, TransportError) and exc.retryable,
+        retryable=TransportError.worth_retrying,
         deadline=start + limit,  # a backoff the budget cannot hold: report the fault, do not wait it out
         rng=rng,
     )

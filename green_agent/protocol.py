@@ -121,6 +121,11 @@ class TransportError(Exception):
         self.data = data or []
         """Data parts of a failed/rejected task (the participant's structured evidence)."""
 
+    @staticmethod
+    def worth_retrying(exc: BaseException) -> bool:
+        """The retry predicate of every participant call and card fetch: a retryable transport fault."""
+        return isinstance(exc, TransportError) and exc.retryable
+
 
 class Transport(Protocol):
     """Sends one message to a participant and returns its final reply.

@@ -44,7 +44,7 @@ async def fetch_cards(
     async def one(role: str, url: str) -> None:
         retrier = Retrier(
             RetryPolicy(max_retries, base_s=0.25, max_s=2.0),
-            retryable=lambda exc: isinstance(exc, TransportError) and exc.retryable,
+            retryable=TransportError.worth_retrying,
         )
         try:
             cards[role] = await retrier.run(lambda: asyncio.wait_for(transport.card(url), timeout_s))
