@@ -20,6 +20,7 @@ lists it in `ParseResult.free_variables`; lenient mode (see `repair.py`) closes 
 from __future__ import annotations
 
 import functools
+import threading
 from dataclasses import dataclass
 from importlib import resources
 
@@ -69,10 +70,25 @@ class ParseResult:
     """Where the variable-aware scope reading differs from the wide one (empty: they agree)."""
 
 
+_build_lock = threading.Lock()
+
+
 @functools.cache
-def _parser() -> lark.Lark:
+def _build_parser() -> lark.Lark:
     grammar = resources.files(__package__).joinpath("fol.lark").read_text(encoding="utf-8")
     return lark.Lark(grammar, parser="lalr", strict=True, propagate_positions=True)
+
+
+def _parser() -> lark.Lark:
+    # Built once per process even when threads ask together: a build is ~0.3 s of CPU (strict mode's
+    # terminal-collision check), and eight threads building at once under the GIL cost eight times that.
+    with _build_lock:
+        return _build_parser()
+
+
+def warm_parser() -> None:
+    """Build the parser now, so the first formula a server or worker reads does not pay for it."""
+    _parser()
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:

@@ -20,9 +20,9 @@ _lock = threading.Lock()
 
 def _warm() -> None:
     """Build what every check needs, once per worker."""
-    from green_agent.logic.parser import _parser
+    from green_agent.logic.parser import warm_parser
 
-    _parser()
+    warm_parser()
 
 
 def _ready() -> None:

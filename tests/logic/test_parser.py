@@ -154,3 +154,42 @@ def test_strict_error_kinds(text, kind, line, column):
 def test_strict_mode_does_not_repair():
     with pytest.raises(FolSyntaxError):
         parse("(Giant(gpt-3)).")
+
+
+def test_threads_asking_for_the_parser_together_build_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference agent decides in worker threads: eight first tasks at once must not build the
+    grammar eight times (each build is a strict-mode collision check, all of it under the GIL)."""
+    import threading
+
+    import lark
+
+    from green_agent.logic import parser as parser_module
+
+    builds: list[int] = []
+    real_lark = lark.Lark
+
+    def counting_lark(*args: object, **kwargs: object) -> lark.Lark:
+        builds.append(threading.get_ident())
+        return real_lark(*args, **kwargs)
+
+    parser_module._build_parser.cache_clear()
+    monkeypatch.setattr(parser_module.lark, "Lark", counting_lark)
+    barrier = threading.Barrier(8)
+    built: list[lark.Lark] = []
+
+    def ask() -> None:
+        barrier.wait()
+        built.append(parser_module._parser())
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    parser_module._build_parser.cache_clear()  # the next test builds a parser with the real class
+
+    assert len(builds) == 1
+    assert len(built) == 8 and all(p is built[0] for p in built)
+    assert parse("∀x (A(x) → B(x))").formula == ForAll(
+        "x", Implies(Atom("A", (Var("x"),)), Atom("B", (Var("x"),)))
+    )
