@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from green_agent.harness.preload import AGENT_CLIENT, HTML_REPORT, Preload
 from green_agent.harness.scenario import Scenario, ScenarioError, load_scenario
 
 if TYPE_CHECKING:  # the heavy imports (a2a, httpx, rich) wait until a scenario is valid
@@ -222,6 +223,7 @@ def _start(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor,
 
 def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, console: Console) -> int:
     started = time.monotonic()
+    client_imports = Preload(AGENT_CLIENT)  # imported while the agents start
     _start(scenario, args, supervisor, console)
     if args.serve_only:
         console.print("All agents are up. Press Ctrl-C to stop them.", markup=False)
@@ -235,6 +237,8 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
     request = scenario.request()
     if args.resume:
         request["config"] = {**request["config"], "resume": True}
+    client_imports.ready()
+    report_imports = Preload(HTML_REPORT)  # imported while the assessment runs
     outcome = asyncio.run(_assess(scenario, request, supervisor, console))
     # the agents are done: stop them while we print and write (run_command waits for this to finish)
     threading.Thread(target=supervisor.stop_all, name="stop-agents", daemon=True).start()
@@ -258,6 +262,7 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
     console.print(
         f"Results written to {args.output} (run took {time.monotonic() - started:.1f} s)", markup=False
     )
+    report_imports.ready()
     _write_html(results, args.output, console)
     if verdict.failed_everything:
         _error(
