@@ -100,3 +100,16 @@ def test_module_runs_without_litellm():
         [sys.executable, "-m", "white_agents.reference", "--help"], capture_output=True, text=True, check=True
     ).stdout
     assert "--card-url" in helptext and "9019" in helptext
+
+
+def test_warm_loads_the_solver_and_builds_the_parser_before_any_task():
+    """The server runs warm() while it starts, so the first tasks do not each pay for Z3's import
+    and the grammar build."""
+    code = (
+        "import sys; from white_agents.reference.agent import warm;"
+        "before = 'z3' in sys.modules or 'lark' in sys.modules; warm();"
+        "from green_agent.logic.parser import _build_parser;"
+        "print(before, 'z3' in sys.modules, _build_parser.cache_info().currsize)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False True 1"

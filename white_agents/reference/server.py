@@ -8,9 +8,8 @@ from collections.abc import Sequence
 
 from starlette.applications import Starlette
 
-from green_agent.logic.parser import warm_parser
 from green_agent.serving import add_server_args, agent_card, build_app, card_url_from_args, serve, skill
-from white_agents.reference.agent import ReferenceExecutor
+from white_agents.reference.agent import ReferenceExecutor, warm
 
 DEFAULT_PORT = 9019
 
@@ -44,8 +43,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--timeout-ms", type=int, default=5000, help="Z3 timeout per query (default: %(default)s)"
     )
     args = parser.parse_args(argv)
-    # Build the FOL parser while the server starts, not inside the first task (about 0.3 s of CPU).
-    threading.Thread(target=warm_parser, name="warm-parser", daemon=True).start()
+    threading.Thread(target=warm, name="warm-solver", daemon=True).start()  # while the server starts
     serve(
         create_app(card_url_from_args(args), timeout_ms=args.timeout_ms),
         host=args.host,
