@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 import httpx
-from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.client import A2ACardResolver, Client, ClientConfig, ClientFactory
 from a2a.client.errors import A2AClientError, AgentCardResolutionError
 from a2a.types import AgentCard, CancelTaskRequest, SendMessageRequest, StreamResponse
 from a2a.utils.errors import A2AError
@@ -114,13 +114,14 @@ def _objects(values: list[Any]) -> list[dict[str, Any]]:
 
 
 class A2ATransport:
-    """One shared HTTP client; cards resolved once per URL and cached for the transport's life."""
+    """One shared HTTP client; cards resolved, and a2a clients built, once per URL for the transport's life."""
 
     def __init__(self, *, card_timeout_s: float = 30.0, call_slots: asyncio.Semaphore | None = None) -> None:
         self._http = _http_client()
         self.call_slots = call_slots
         """Process-wide bound on calls in flight, honoured by :func:`green_agent.calls.call_participant`."""
         self._cards: dict[str, AgentCard] = {}
+        self._clients: dict[tuple[str, bool], Client] = {}
         self._card_locks: dict[str, asyncio.Lock] = {}
         self._refused: dict[str, TransportError] = {}
         self._card_timeout_s = card_timeout_s
@@ -176,13 +177,24 @@ class A2ATransport:
             raise self._refused[url]
         return self._cards[url]
 
+    def _client(self, url: str, card: AgentCard, *, streaming: bool) -> Client:
+        """The a2a client for ``url``, built once (a client per call cost CPU on every item).
+
+        An a2a client keeps no state between calls, so concurrent calls share it.
+        """
+        key = (url, streaming)
+        client = self._clients.get(key)
+        if client is None:
+            config = ClientConfig(streaming=streaming, httpx_client=self._http)
+            client = self._clients[key] = ClientFactory(config).create(card)
+        return client
+
     async def send(self, url: str, message: OutboundMessage, *, max_response_bytes: int) -> Reply:
         card = await self.agent_card(url)
-        config = ClientConfig(streaming=bool(card.capabilities.streaming), httpx_client=self._http)
+        client = self._client(url, card, streaming=bool(card.capabilities.streaming))
         token = byte_budget.set(max_response_bytes)
         fold = TaskFold()
         try:
-            client = ClientFactory(config).create(card)
             async for event in client.send_message(
                 SendMessageRequest(message=user_message(message.text, message.data, message.context_id))
             ):
@@ -202,8 +214,7 @@ class A2ATransport:
 
     async def cancel(self, url: str, task_id: str) -> list[dict[str, Any]]:
         """A2A ``CancelTask`` for a task the assessor gave up on; the data parts of its final status."""
-        card = await self.agent_card(url)
-        client = ClientFactory(ClientConfig(streaming=False, httpx_client=self._http)).create(card)
+        client = self._client(url, await self.agent_card(url), streaming=False)
         token = byte_budget.set(CANCEL_REPLY_MAX_BYTES)
         try:
             task = await client.cancel_task(CancelTaskRequest(id=task_id))

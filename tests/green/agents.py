@@ -67,6 +67,15 @@ def answering(text: str = "", data: dict | None = None, end: str = "complete") -
     return behaviour
 
 
+def echoing() -> Behaviour:
+    """A completed task whose answer is ``echo: <the user's text>``."""
+
+    async def behaviour(context: RequestContext, queue: EventQueue) -> None:
+        await task_reply(context, queue, text=f"echo: {context.get_user_input()}")
+
+    return behaviour
+
+
 def message_reply(text: str) -> Behaviour:
     async def behaviour(context: RequestContext, queue: EventQueue) -> None:
         await queue.enqueue_event(new_text_message(text, role=Role.ROLE_AGENT, context_id=context.context_id))

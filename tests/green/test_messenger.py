@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse, Response
 from green_agent.calls import Budget, call_participant
 from green_agent.messenger import A2ATransport
 from green_agent.protocol import OutboundMessage, TransportError
-from tests.green.agents import a2a_app, answering, flaky, message_reply, raw_app
+from tests.green.agents import a2a_app, answering, echoing, flaky, message_reply, raw_app
 from tests.support.servers import free_port, refused_port, running_app
 
 MSG = OutboundMessage(text="Is it raining?", data={"task": "folio", "id": "7"})
@@ -277,3 +277,31 @@ def test_canceling_the_call_cancels_the_participants_task() -> None:
     with serve(lambda u: a2a_app(works_forever, u, streaming=True)) as url:
         asyncio.run(run(url))
         assert len(stopped) == 1
+
+
+def test_one_a2a_client_per_participant_serves_every_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The client is built once per URL and shared by concurrent calls (one per call cost CPU on every
+    item); the replies stay each call's own."""
+    from a2a.client import ClientFactory
+
+    built: list[str] = []
+    real_create = ClientFactory.create
+
+    def counting_create(self, card, *args, **kwargs):
+        built.append(card.name)
+        return real_create(self, card, *args, **kwargs)
+
+    monkeypatch.setattr(ClientFactory, "create", counting_create)
+
+    async def many(url: str) -> list[str]:
+        async with A2ATransport(card_timeout_s=5) as transport:
+            messages = [OutboundMessage(text=f"item {i}", data={"id": str(i)}) for i in range(12)]
+            replies = await asyncio.gather(
+                *(transport.send(url, m, max_response_bytes=1 << 20) for m in messages)
+            )
+        return [r.text for r in replies]
+
+    with serve(lambda url: a2a_app(echoing(), url)) as url:
+        texts = asyncio.run(many(url))
+    assert texts == [f"echo: item {i}" for i in range(12)]
+    assert len(built) == 1
