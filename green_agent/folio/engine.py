@@ -20,7 +20,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from green_agent.calls import CallResult, call_participant
@@ -77,8 +77,9 @@ class ItemOutcome:
     """The model the participant declared in this answer's data part (``llm.model``), if any."""
 
     def record(self) -> dict[str, Any]:
-        """JSON-ready dict (journal line)."""
-        return asdict(self)
+        """JSON-ready dict (journal line): the fields themselves, not deep copies, as the journal
+        encodes the line at once (``asdict`` copied every nested value of every item)."""
+        return dict(vars(self))
 
 
 OutcomeCallback = Callable[[ItemOutcome, int, int], Awaitable[None]]

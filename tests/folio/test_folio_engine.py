@@ -208,3 +208,23 @@ async def test_raw_replies_are_kept_truncated_for_audit(tmp_path: Path) -> None:
     (journal,) = tmp_path.glob("*/items.jsonl")
     records = list(Journal(journal).records())
     assert len(records) == 2 and all(len(r["raw"]) == 2000 and r["predicted"] is None for r in records)
+
+
+def test_an_outcome_record_holds_every_field_and_validates_as_a_journal_line() -> None:
+    """``record()`` is the journal line: every field, nested values included, JSON-encodable, and
+    accepted by the journal's own schema."""
+    import dataclasses
+    import json
+
+    from green_agent.folio.engine import ItemOutcome
+
+    outcome = ItemOutcome(
+        role="r", id="7", gold="True", predicted=None, status="runtime_error", correct=False,
+        latency_ms=12.5, attempts=2, error="boom", kind="task_failed", rule=None, raw="reply",
+        usage={"prompt_tokens": 3, "completion_tokens": 4}, evidence={"attempts": [{"stage": "run"}]},
+        cancel="canceled", model="m",
+    )  # fmt: skip
+    record = outcome.record()
+    assert record == dataclasses.asdict(outcome)
+    assert list(record) == [f.name for f in dataclasses.fields(ItemOutcome)]
+    jsonschema.Draft202012Validator(load_schema("folio-journal")).validate(json.loads(json.dumps(record)))
