@@ -9,8 +9,9 @@ and the operating system. Passing this check does not make code safe.
 from __future__ import annotations
 
 import ast
-import threading
 from dataclasses import dataclass
+
+from green_agent import ast_guard
 
 DEFAULT_ALLOWED: frozenset[str] = frozenset(
     {
@@ -29,15 +30,11 @@ DEFAULT_ALLOWED: frozenset[str] = frozenset(
 )
 """Top-level modules generated code may import by default."""
 
-_PARSE_LOCK = threading.Lock()
-
 
 def _parse(code: str, filename: str = "<unknown>") -> ast.Module:
-    """``ast.parse`` one call at a time: CPython 3.11's AST conversion keeps its recursion depth in
-    shared state, and parses racing in worker threads fail with ``SystemError: AST constructor
-    recursion depth mismatch`` (the sandbox is called from several threads at once)."""
-    with _PARSE_LOCK:
-        return ast.parse(code, filename=filename)
+    """``ast.parse`` one thread at a time (the sandbox is called from several threads at once, and
+    CPython 3.11's parser is not safe for that: see green_agent/ast_guard.py)."""
+    return ast_guard.parse(code, filename)  # type: ignore[no-any-return]
 
 
 ALWAYS_ALLOWED: frozenset[str] = frozenset({"__future__"})
