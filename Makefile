@@ -61,7 +61,7 @@ bench: install
 LOCKFLAGS := --generate-hashes --python-version 3.11 --python-platform x86_64-manylinux_2_28 -q
 lock:
 	$(BIN)/python -m pip install -q uv
-	$(BIN)/uv pip compile pyproject.toml --extra llm --extra dev $(LOCKFLAGS) -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra llm --extra dev --extra eprover $(LOCKFLAGS) -o requirements.lock
 	$(BIN)/uv pip compile pyproject.toml --extra llm $(LOCKFLAGS) -o requirements-llm.lock
 	$(BIN)/uv pip compile pyproject.toml $(LOCKFLAGS) -o requirements-runtime.lock
 

