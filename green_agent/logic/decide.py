@@ -1,7 +1,9 @@
 """Entailment with Z3: does a set of premises make a conclusion True, False or Uncertain?
 
-Three queries share one solver (premises asserted with `assert_and_track`, the conclusion or its
-negation pushed on top): premises alone, premises ∧ ¬C, premises ∧ C.
+Up to three queries share one solver (premises asserted with `assert_and_track`, the conclusion or
+its negation pushed on top): premises ∧ ¬C, premises ∧ C, and premises alone — the last only when
+neither of the first two showed the premises satisfiable (a model of either is a model of the
+premises), so True, False and Uncertain items take two queries.
 
 * premises alone unsat → `Inconsistent` (never a label);
 * premises ∧ ¬C unsat → `True`; premises ∧ C unsat → `False`; both sat → `Uncertain`;

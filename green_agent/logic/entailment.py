@@ -133,11 +133,13 @@ def entail(
             reason = solver.reason_unknown() if result == z3.unknown else ""
         return result, core, reason
 
-    alone, alone_core, alone_why = query(None)
-    if alone == z3.unsat:
-        return Decision(Verdict.INCONSISTENT, None, alone_core)
     neg, neg_core, neg_why = query(z3.Not(conclusion, ctx))
     pos, pos_core, pos_why = query(conclusion)
+    alone, alone_core, alone_why = z3.unknown, (), ""
+    if z3.sat not in (neg, pos):  # the premises' consistency is not shown yet: ask it
+        alone, alone_core, alone_why = query(None)
+        if alone == z3.unsat:
+            return Decision(Verdict.INCONSISTENT, None, alone_core)
     consistent = z3.sat in (alone, neg, pos)
     if neg == z3.unsat and pos == z3.unsat:
         return Decision(Verdict.INCONSISTENT, None, tuple(sorted(set(neg_core) | set(pos_core))))

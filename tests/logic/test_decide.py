@@ -5,6 +5,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import z3
 
 from green_agent.logic import Decision, FolSyntaxError, Verdict, decide, decide_problem, parse_problem
 
@@ -37,6 +38,26 @@ def test_inconsistent_premises_name_the_clash():
     d = decide([*DOGS, "Cat(rex)"], "Animal(tom)")
     assert d.verdict is Verdict.INCONSISTENT and not d.is_label
     assert d.used_premises == (1, 3, 4)
+
+
+def test_the_premises_alone_are_asked_only_when_no_query_showed_them_satisfiable(monkeypatch):
+    checks: list[str] = []
+    real_check = z3.Solver.check
+
+    def counting(self: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+        result = real_check(self, *assumptions)
+        checks.append(str(result))
+        return result
+
+    monkeypatch.setattr(z3.Solver, "check", counting)
+    assert decide(DOGS, "Animal(rex)").verdict is Verdict.TRUE
+    assert checks == ["unsat", "sat"]  # ¬C refuted, C satisfiable: the premises are consistent
+    checks.clear()
+    assert decide(DOGS, "Animal(tom)").verdict is Verdict.UNCERTAIN
+    assert checks == ["sat", "sat"]
+    checks.clear()
+    assert decide([*DOGS, "Cat(rex)"], "Animal(tom)").verdict is Verdict.INCONSISTENT
+    assert checks == ["unsat", "unsat", "unsat"]  # the third, premises alone, gives the core
 
 
 def test_equality_and_at_least_two():
