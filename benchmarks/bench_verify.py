@@ -16,6 +16,13 @@ Checks, exiting 1 when one fails (2 when a run crashes or the data is missing):
   E verdict as 1000 ms on every item (the evidence for the default; differences are listed);
 * Unknown rate ≤ 1%.
 
+A Z3 verdict can depend on the worker's history as well as on the budget: contexts are pooled
+(docs/logic.md), and a reused context can find a model that a fresh one does not find in seconds
+(train 505's ¬conclusion). So each item that differs between the budgets is decided again alone,
+in a fresh process, at both budgets: it fails the check only when those verdicts differ too
+(the budget decides it); otherwise it is listed as history-dependent. Items whose verdict varied
+between the rounds at the default budget are listed as well.
+
     python benchmarks/bench_verify.py [--data-dir DIR] [--jobs 2] [--rounds 5] [--skip-eprover]
 """
 
@@ -25,6 +32,7 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -53,6 +61,7 @@ class Series:
     cpus: list[float] = field(default_factory=list)
     loads: list[str] = field(default_factory=list)
     reports: list[dict] = field(default_factory=list)
+    rounds: list[list[dict]] = field(default_factory=list)
 
 
 def run_verify(paths: list[Path], *options: str) -> tuple[float, float, bool, list[dict]]:
@@ -76,6 +85,7 @@ def one_round(series: Series, paths: list[Path], options: tuple[str, ...], r: in
     series.cpus.append(cpu)
     series.loads.append(load())
     series.reports = reports
+    series.rounds.append(reports)
     cpu_note = "" if complete else " (command only: no subreaper here)"
     print(
         f"  round {r + 1} {series.name}: wall {wall:.1f} s, CPU {cpu:.1f} s{cpu_note}; load {series.loads[-1]}"
@@ -101,21 +111,65 @@ def describe(series: Series, target: float) -> bool:
     return ok
 
 
-def same_verdicts(a: list[dict], b: list[dict], label: str, keys: tuple[str, ...]) -> bool:
+ALONE = """
+import json, sys
+from green_agent.datasets.loaders import load_items
+from green_agent.verify.check import check_item
+path, item_id, prover, timeout_ms = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+(item,) = [i for i in load_items(path) if str(i.id) == item_id]
+check = check_item(item, prover=prover, timeout_ms=timeout_ms)
+print(json.dumps({"verdict": check.verdict, "eprover_verdict": check.eprover_verdict}))
+"""
+
+
+def alone(path: Path, item_id: str, prover: str, timeout_ms: int) -> dict:
+    """Verdicts of one item decided by itself in a fresh process (no pooled Z3 context)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", ALONE, str(path), item_id, prover, str(timeout_ms)],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise RunFailed(f"deciding item {item_id} alone failed: {proc.stderr.strip()[-300:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def same_verdicts(
+    a: list[dict], b: list[dict], label: str, keys: tuple[str, ...], paths: list[Path], prover: str
+) -> bool:
+    """Compare two runs item by item; an item that differs is decided alone at both budgets."""
     changed = [
-        (x["id"], key, x[key], y[key])
-        for ra, rb in zip(a, b, strict=True)
+        (path, x["id"], key, x[key], y[key])
+        for path, ra, rb in zip(paths, a, b, strict=True)
         for x, y in zip(ra["items"], rb["items"], strict=True)
         for key in keys
         if x[key] != y[key]
     ]
     total = sum(len(r["items"]) for r in a)
-    differing = len({item for item, *_ in changed})
-    print(f"{label}: {total - differing}/{total} items with identical {' and '.join(keys)} — "
-          f"{'ok' if not changed else 'FAIL'}")  # fmt: skip
-    for item, key, va, vb in changed:
-        print(f"    {item} {key}: {va} vs {vb}")
-    return not changed
+    by_budget = []
+    for path, item, key, va, vb in changed:
+        fast, slow = alone(path, item, prover, 300), alone(path, item, prover, 1000)
+        cause = "the budget" if fast[key] != slow[key] else "history (alone: the same at both)"
+        if fast[key] != slow[key]:
+            by_budget.append(item)
+        print(f"    {path.stem} {item} {key}: {va} vs {vb}; alone {fast[key]} vs {slow[key]} → {cause}")
+    print(f"{label}: {total - len({c[1] for c in changed})}/{total} items with identical "
+          f"{' and '.join(keys)}; differing because of the budget: {len(by_budget)} — "
+          f"{'ok' if not by_budget else 'FAIL'}")  # fmt: skip
+    return not by_budget
+
+
+def varied_between_rounds(series: Series, keys: tuple[str, ...]) -> None:
+    """List items whose verdict was not the same in every round (same command, same budget)."""
+    varied = []
+    for file_rounds in zip(*series.rounds, strict=True):  # one file's report from each round
+        stem = Path(file_rounds[0]["summary"]["file"]).stem
+        for items in zip(*(r["items"] for r in file_rounds), strict=True):
+            for key in keys:
+                if len({str(i[key]) for i in items}) > 1:
+                    varied.append(f"{stem} {items[0]['id']} {key}: {', '.join(str(i[key]) for i in items)}")
+    print(f"{series.name}: {len(varied)} verdicts varied between rounds")
+    for line in varied:
+        print(f"    {line}")
 
 
 def main() -> int:
@@ -164,7 +218,10 @@ def measure(args: argparse.Namespace, paths: list[Path]) -> int:
         paths, *jobs, "--prover", "both" if "both" in series else "z3", "--timeout-ms", "1000"
     )
     keys = ("verdict", "eprover_verdict") if "both" in series else ("verdict",)
-    ok &= same_verdicts(reference.reports, slow, "default budget (300 ms) vs 1000 ms", keys)
+    prover = "both" if "both" in series else "z3"
+    for key in series:
+        varied_between_rounds(series[key], ("verdict", "eprover_verdict") if key == "both" else ("verdict",))
+    ok &= same_verdicts(reference.reports, slow, "default budget (300 ms) vs 1000 ms", keys, paths, prover)
     if "both" in series:
         for r in reference.reports:
             ze = r["summary"]["z3_vs_eprover"]
