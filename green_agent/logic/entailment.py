@@ -135,7 +135,9 @@ def entail(
 
     neg, neg_core, neg_why = query(z3.Not(conclusion, ctx))
     pos, pos_core, pos_why = query(conclusion)
-    alone, alone_core, alone_why = z3.unknown, (), ""
+    alone: z3.CheckSatResult = z3.unknown
+    alone_core: tuple[int, ...] = ()
+    alone_why = ""
     if z3.sat not in (neg, pos):  # the premises' consistency is not shown yet: ask it
         alone, alone_core, alone_why = query(None)
         if alone == z3.unsat:
