@@ -15,15 +15,35 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from green_agent.cancel import cancel_abandoned, watching
 from green_agent.protocol import OutboundMessage, Reply, Transport, TransportError
 from green_agent.retry import Retrier, RetryPolicy
 
 CallStatus = Literal["ok", "timeout", "runtime_error"]
+T = TypeVar("T")
+
+if sys.version_info >= (3, 11):
+
+    async def within(awaitable: Awaitable[T], limit_s: float) -> T:
+        """``await`` under a time limit (``TimeoutError``), in the caller's task.
+
+        ``asyncio.wait_for`` wraps a coroutine in a task of its own: one per call, a measurable
+        share of the green agent's CPU per item.
+        """
+        async with asyncio.timeout(limit_s):
+            return await awaitable
+
+else:  # Python 3.10 has no asyncio.timeout
+
+    async def within(awaitable: Awaitable[T], limit_s: float) -> T:
+        """``await`` under a time limit (``asyncio.TimeoutError``)."""
+        return await asyncio.wait_for(awaitable, limit_s)
 
 
 @dataclass(frozen=True)
@@ -84,11 +104,14 @@ async def call_participant(
     slots = transport.call_slots
     if slots is None:
         return await _call(transport, url, message, budget, deadline, rng or random.Random())
-    try:
-        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-        await asyncio.wait_for(slots.acquire(), wait)
-    except asyncio.TimeoutError:
-        return CallResult("timeout", None, "deadline", "deadline of the run reached while queued", 0, 0.0)
+    if slots.locked():  # only a call that has to queue pays for a timed wait
+        try:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            await asyncio.wait_for(slots.acquire(), wait)
+        except asyncio.TimeoutError:
+            return CallResult("timeout", None, "deadline", "deadline of the run reached while queued", 0, 0.0)
+    else:
+        await slots.acquire()  # a free slot: taken at once
     try:
         return await _call(transport, url, message, budget, deadline, rng or random.Random())
     finally:
@@ -133,7 +156,8 @@ async def _call(
 
     with watching() as in_flight:
         try:
-            return await asyncio.wait_for(attempt_until_final(), limit)
+            if limit > 0:  # no time left: not even one attempt starts
+                return await within(attempt_until_final(), limit)
         except asyncio.TimeoutError:
             pass
         except asyncio.CancelledError:  # the assessment itself was canceled: so is the participant's task
