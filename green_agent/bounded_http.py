@@ -12,7 +12,8 @@ each transport loaded the CA bundle into a fresh SSL context (~0.2 s of CPU per 
 context now serves the process), and before every request the connection pool asks each idle
 connection whether its socket is readable, which anyio answers by building a dict of socket
 attributes with a ``getpeername`` system call each time (per request, per pooled connection);
-the socket is now looked up once per connection.
+the socket is now looked up once per connection. The pool's own bookkeeping pass, quadratic in
+the number of connections, is replaced by a linear one (:mod:`green_agent.linear_pool`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from typing import Any
 
 import httpcore
 import httpx
+
+from green_agent.linear_pool import make_linear
 
 ACCEPT_ENCODING = "gzip, deflate"
 """The only content codings we ask for (and decode)."""
@@ -217,6 +220,7 @@ class BoundedTransport(httpx.AsyncHTTPTransport):
             verify = shared_ssl_context(trust_env)
         super().__init__(verify=verify, trust_env=trust_env, **kwargs)
         pool = getattr(self, "_pool", None)
+        make_linear(pool)  # httpcore's pool bookkeeping grows with connections² (see linear_pool)
         backend = getattr(pool, "_network_backend", None)
         if isinstance(
             backend, httpcore.AsyncNetworkBackend
