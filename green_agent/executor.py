@@ -60,16 +60,17 @@ def parse_request(text: str) -> AssessmentRequest:
 
 def _unserializable(parts: list[dict[str, Any]]) -> str | None:
     """Why the result's data parts cannot travel as JSON, or ``None`` when they can."""
-    for index, part in enumerate(parts):
+    try:
+        json.dumps(parts, allow_nan=False)
+        return None
+    except (TypeError, ValueError) as exc:
+        error = exc
+    for index, part in enumerate(parts):  # name the field when a number is the cause
         path = non_finite_path(part)
         if path:
             owner = f"role {part['role']!r}" if isinstance(part.get("role"), str) else f"part {index}"
             return f"{path} of {owner} is not a finite number"
-    try:
-        json.dumps(parts, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        return f"not JSON ({exc})"
-    return None
+    return f"not JSON ({error})"
 
 
 class AssessmentExecutor(TaskExecutor):

@@ -35,21 +35,37 @@ def _parse_float(text: str) -> float | _Bad:
     return value if math.isfinite(value) else _Bad(text)
 
 
-def _join(path: str, key: object) -> str:
-    return f"{path}.{key}" if path else str(key)
+def _find(value: Any, prefix: str) -> tuple[str, str] | None:
+    """``(dotted path, token)`` of the first non-finite number in ``value``, else ``None``."""
+    found = _first_bad(value)
+    if found is None:
+        return None
+    keys, token = found
+    path = prefix
+    for key in reversed(keys):
+        path = f"{path}.{key}" if path else str(key)
+    return path or "(top level)", token
 
 
-def _find(value: Any, path: str) -> tuple[str, str] | None:
+def _first_bad(value: Any) -> tuple[list[object], str] | None:
+    """The first non-finite number: the keys leading to it, innermost first, and its token.
+
+    Paths are only spelt out once one is found: joining one per value cost most of a check.
+    """
+    if isinstance(value, float):
+        return None if math.isfinite(value) else ([], repr(value))
     if isinstance(value, _Bad):
-        return path or "(top level)", value.token
-    if isinstance(value, float) and not math.isfinite(value):
-        return path or "(top level)", repr(value)
-    items = (
-        value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list) else ()
-    )
-    for key, child in items:
-        found = _find(child, _join(path, key))
-        if found:
+        return [], value.token
+    if isinstance(value, (dict, Mapping)):
+        children: Any = value.items()
+    elif isinstance(value, list):
+        children = enumerate(value)
+    else:
+        return None
+    for key, child in children:
+        found = _first_bad(child)
+        if found is not None:
+            found[0].append(key)
             return found
     return None
 

@@ -43,3 +43,23 @@ def test_log_filter_masks_arguments_and_tracebacks(caplog: pytest.LogCaptureFixt
     finally:
         handler.removeFilter(handler.filters[-1])
     assert "s3cret" not in caplog.text and "http://***@h/" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"error": "line one\nhttp://u:secret@h/"},  # escaped in JSON text, not in the string
+        {"http://u:secret@h/": 1},  # a key
+        ("tuple", ["http://u:secret@h/"]),
+        {"bytes": b"x", "url": "http://u:secret@h/"},  # not JSON at all
+    ],
+)
+def test_redact_data_masks_credentials_however_they_are_held(data: object) -> None:
+    assert "secret" not in str(redact_data(data))
+
+
+def test_redact_data_returns_data_without_credential_urls_as_it_is() -> None:
+    data = {"items": [{"id": "1", "raw": "see http://host/a"}, {"id": "2", "raw": "True"}]}
+    assert redact_data(data) is data
+    mixed = {"items": [{"raw": "see http://host/a"}, {"raw": "bob@example.org"}]}
+    assert redact_data(mixed) == mixed
