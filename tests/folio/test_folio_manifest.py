@@ -176,3 +176,20 @@ def test_shipped_manifest_real_files_and_cleaned_join() -> None:
     gold_v2 = {it.id: it.label for it in v2.items}
     changed = sorted(it.id for it in cleaned.items if it.label != gold_v2[it.id])
     assert changed == ["754", "980", "981"]  # the paper's three label fixes, now with v2 ids and FOL
+
+
+def test_a_dataset_is_parsed_once_per_content(tree: Path) -> None:
+    path, manifest = tree / "scenario" / "data" / "local.jsonl", tree / "scenario" / "manifest.toml"
+    by_path = [resolve_dataset(str(path), manifest=manifest) for _ in range(2)]
+    by_name = [resolve_dataset("local", manifest=manifest) for _ in range(2)]
+    assert by_path[1].items is by_path[0].items and by_name[1].items is by_name[0].items
+    path.write_text(v2_line(7, "False") + "\n")  # the same file, new content: parsed again
+    for changed in (
+        resolve_dataset(str(path), manifest=manifest),
+        resolve_dataset("local", manifest=manifest),
+    ):
+        assert [(it.id, it.label) for it in changed.items] == [("7", "False")]
+        assert changed.sha256 == hashlib.sha256(path.read_bytes()).hexdigest() != by_path[0].sha256
+    path.unlink()
+    with pytest.raises(DatasetError, match="no such file"):
+        resolve_dataset(str(path), manifest=manifest)
