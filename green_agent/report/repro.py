@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import platform
@@ -31,8 +32,13 @@ def redact(config: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+@functools.cache
 def package_version(dist: str = DISTRIBUTION) -> str | None:
-    """Installed version of ``dist``; the in-tree ``__version__`` or None when not installed."""
+    """Installed version of ``dist``; the in-tree ``__version__`` or None when not installed.
+
+    Read once per process: what runs is what was imported, and reading a distribution's
+    metadata costs about half a millisecond, paid on every result.
+    """
     try:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from importlib import metadata
+
+import pytest
 
 from green_agent.report.repro import package_version, reproducibility_block
 
@@ -28,3 +31,15 @@ def test_block_contents() -> None:
 
 def test_version_fallback_for_unknown_distribution() -> None:
     assert package_version("surely-not-an-installed-distribution") is None
+
+
+def test_versions_are_read_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real = metadata.version
+    monkeypatch.setattr(metadata, "version", lambda dist: calls.append(dist) or real(dist))
+    package_version.cache_clear()
+    try:
+        versions = [package_version("jsonschema") for _ in range(3)]
+    finally:
+        package_version.cache_clear()
+    assert calls == ["jsonschema"] and versions == [real("jsonschema")] * 3
