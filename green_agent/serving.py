@@ -185,14 +185,26 @@ def settle_heap() -> None:
     gc.set_threshold(YOUNG_GC_THRESHOLD, middle, oldest)
 
 
+CHATTY_LOGGERS = ("httpx", "httpcore", "openai", "a2a.client.card_resolver")
+"""Libraries that log at INFO what an operator does not need: the HTTP clients one line per request
+(every participant call, every LLM call), a2a-sdk every card it fetches, in full."""
+
+
+def configure_logging(log_level: str) -> None:
+    """Root logging at ``log_level`` with URL credentials masked; :data:`CHATTY_LOGGERS` show only
+    warnings unless the level is ``debug`` (a 1,204-item run logged 1,204 "HTTP Request" lines, and
+    each cost the call path a formatted, filtered and written record)."""
+    level = getattr(logging, log_level.upper())
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for name in CHATTY_LOGGERS:
+        logging.getLogger(name).setLevel(level if level <= logging.DEBUG else max(level, logging.WARNING))
+    install_log_redaction()
+
+
 def serve(app: ASGIApp, *, host: str, port: int, log_level: str = "info") -> None:
     """Run the app with uvicorn until interrupted (after :func:`settle_heap`)."""
     import uvicorn
 
     settle_heap()
-
-    logging.basicConfig(
-        level=getattr(logging, log_level.upper()), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    install_log_redaction()
+    configure_logging(log_level)
     uvicorn.run(app, host=host, port=port, log_level="warning" if log_level == "info" else log_level)

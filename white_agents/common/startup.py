@@ -3,8 +3,8 @@
 litellm's import takes seconds (tens of seconds on a loaded machine), longer than a harness waits for
 an agent card. So the agent serves its card at once and imports litellm in a background thread as
 soon as the server accepts connections; a task that arrives earlier waits for that import (never
-on the event loop). litellm and httpx log every call at INFO level; they are kept at WARNING unless
-the agent runs with ``--log-level debug``.
+on the event loop). litellm logs every call at INFO level; it is kept at WARNING unless the agent
+runs with ``--log-level debug`` (the HTTP libraries likewise, by :func:`green_agent.serving.serve`).
 """
 
 from __future__ import annotations
@@ -19,15 +19,10 @@ from white_agents.common.llm import LLMClient, LLMError, LLMSettings
 
 log = logging.getLogger(__name__)
 
-_CHATTY_LOGGERS = ("httpx", "httpcore", "openai")
-
 
 def quiet_library_logs(log_level: str) -> None:
-    """Keep litellm's and the HTTP libraries' per-call lines out of the log unless debugging."""
-    level = logging.DEBUG if log_level == "debug" else logging.WARNING
-    set_litellm_log_level(level)
-    for name in _CHATTY_LOGGERS:
-        logging.getLogger(name).setLevel(level)
+    """Keep litellm's per-call lines out of the log unless debugging."""
+    set_litellm_log_level(logging.DEBUG if log_level == "debug" else logging.WARNING)
 
 
 def _listening(host: str, port: int) -> bool:
