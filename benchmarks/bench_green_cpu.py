@@ -9,7 +9,8 @@ concurrency and round (rounds interleave raw and green runs, so machine load hit
 
 * raw: the client process sends the assessment's own task messages to the minimal server at that
   concurrency; its CPU time (user + system) over the sends, per item;
-* green: one FOLIO assessment request of the same items to the green-agent server, which sends
+* green: one FOLIO assessment request of the same items to the green-agent server (run as
+  deployed, at its default log level, its log kept in a file), which sends
   them to the same minimal server at the same concurrency; the green server process's CPU time
   (psutil) over the request, per item (it includes reading the dataset, the journal and the result).
 
@@ -168,17 +169,22 @@ def main() -> int:
         dataset = write_items(args.items, Path(tmp))
         raw_port, green_port = free_port(), free_port()
         raw_url, green_url = f"http://127.0.0.1:{raw_port}", f"http://127.0.0.1:{green_port}"
-        procs = [
-            subprocess.Popen([sys.executable, "-c", SERVER.format(port=raw_port)], cwd=ROOT),
-            subprocess.Popen(
-                [sys.executable, "-m", "green_agent", "--port", str(green_port), "--run-dir",
-                 str(Path(tmp) / "runs"), "--log-level", "warning"], cwd=ROOT,
-            ),
-        ]  # fmt: skip
+        green_log = Path(tmp) / "green_agent.log"
+        with green_log.open("w") as log:  # the green agent as deployed: default log level
+            procs = [
+                subprocess.Popen([sys.executable, "-c", SERVER.format(port=raw_port)], cwd=ROOT),
+                subprocess.Popen(
+                    [sys.executable, "-m", "green_agent", "--port", str(green_port), "--run-dir",
+                     str(Path(tmp) / "runs")], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                ),
+            ]  # fmt: skip
         try:
             wait_up(raw_url, procs[0])
             wait_up(green_url, procs[1])
             return measure(args, dataset, raw_url, green_url, psutil.Process(procs[1].pid))
+        except SystemExit:
+            print(f"green agent's log (last lines):\n{green_log.read_text()[-2000:]}", file=sys.stderr)
+            raise
         finally:
             for proc in procs:
                 proc.terminate()
