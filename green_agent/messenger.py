@@ -195,9 +195,9 @@ class A2ATransport:
         token = byte_budget.set(max_response_bytes)
         fold = TaskFold()
         try:
-            async for event in client.send_message(
-                SendMessageRequest(message=user_message(message.text, message.data, message.context_id))
-            ):
+            request = SendMessageRequest()
+            user_message(message.text, message.data, message.context_id, into=request.message)
+            async for event in client.send_message(request):
                 fold.add(event)
                 note_task_id(fold.task_id)
                 if fold.size > max_response_bytes:

@@ -12,17 +12,21 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from a2a.helpers import new_text_message
 from a2a.types import Message, Part, Role, Task
 from google.protobuf.json_format import MessageToDict
-from google.protobuf.struct_pb2 import Value
 
 
 def data_part(data: Mapping[str, Any]) -> Part:
     """A JSON data part holding the object ``data``."""
-    value = Value()
-    value.struct_value.update(dict(data))
-    return Part(data=value, media_type="application/json")
+    return _fill_data(Part(), data)
+
+
+def _fill_data(part: Part, data: Mapping[str, Any]) -> Part:
+    """Write ``data`` into ``part`` in place: passing a built message to a constructor, or
+    appending it, copies it whole (serialized and parsed again), a result of 400 items too."""
+    part.media_type = "application/json"
+    part.data.struct_value.update(dict(data))
+    return part
 
 
 def message_parts(text: str, data: Mapping[str, Any] | None = None) -> list[Part]:
@@ -31,6 +35,14 @@ def message_parts(text: str, data: Mapping[str, Any] | None = None) -> list[Part
     if data is not None:
         parts.append(data_part(data))
     return parts
+
+
+def _fill_parts(message: Message, text: str, data: Mapping[str, Any] | None) -> Message:
+    """:func:`message_parts` written into ``message`` in place."""
+    message.parts.add(text=text)
+    if data is not None:
+        _fill_data(message.parts.add(), data)
+    return message
 
 
 def split_parts(parts: Iterable[Part]) -> tuple[list[str], list[Any]]:
@@ -70,17 +82,26 @@ def restore_ints(value: Any) -> Any:
     return value
 
 
-def user_message(text: str, data: Mapping[str, Any] | None = None, context_id: str | None = None) -> Message:
-    """A user message (what a client sends): a text part, plus a data part when given."""
-    message = Message(role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=message_parts(text, data))
+def user_message(
+    text: str,
+    data: Mapping[str, Any] | None = None,
+    context_id: str | None = None,
+    *,
+    into: Message | None = None,
+) -> Message:
+    """A user message (what a client sends): a text part, plus a data part when given; written into
+    ``into`` (say, a request's own ``message`` field) when given, so that nothing is copied."""
+    message = Message() if into is None else into
+    message.role = Role.ROLE_USER
+    message.message_id = uuid.uuid4().hex
     if context_id:
         message.context_id = context_id
-    return message
+    return _fill_parts(message, text, data)
 
 
 def agent_message(task: Task, text: str, data: Mapping[str, Any] | None = None) -> Message:
     """An agent message in ``task``'s context: a text part, plus a data part when given."""
-    msg = new_text_message(text, role=Role.ROLE_AGENT, context_id=task.context_id, task_id=task.id)
-    if data is not None:
-        msg.parts.append(data_part(data))
-    return msg
+    message = Message(
+        role=Role.ROLE_AGENT, message_id=uuid.uuid4().hex, context_id=task.context_id, task_id=task.id
+    )
+    return _fill_parts(message, text, data)
