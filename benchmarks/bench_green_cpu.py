@@ -71,6 +71,7 @@ uvicorn.run(build_app(Instant(), card), host="127.0.0.1", port={port}, log_level
 """
 
 CLIENT = """
+# {{start}} and {{stop}}: statements around the measured sends (bench_instructions switches callgrind there)
 import asyncio, json, sys, time, uuid
 sys.path.insert(0, {bench!r})
 import httpx
@@ -95,8 +96,10 @@ async def main(url, dataset, concurrency):
 
         await asyncio.gather(*(send(messages[i:20:concurrency]) for i in range(min(concurrency, 20))))
         queue = iter(messages)
+        {start}
         cpu, wall = time.process_time(), time.perf_counter()
         await asyncio.gather(*(send(queue) for _ in range(concurrency)))
+        {stop}
         print(json.dumps({{"cpu_s": time.process_time() - cpu, "wall_s": time.perf_counter() - wall}}))
 
 try:
@@ -125,7 +128,7 @@ def wait_up(url: str, proc: subprocess.Popen) -> None:
 
 def raw_run(url: str, dataset: Path, concurrency: int) -> tuple[float, float]:
     """(CPU s, wall s) of the minimal client sending every item."""
-    code = CLIENT.format(bench=str(ROOT / "benchmarks"))
+    code = CLIENT.format(bench=str(ROOT / "benchmarks"), start="", stop="")
     proc = subprocess.run(
         [sys.executable, "-c", code, url, str(dataset), str(concurrency)],
         capture_output=True, text=True, cwd=ROOT, check=False,
