@@ -102,6 +102,6 @@ def user_message(
 def agent_message(task: Task, text: str, data: Mapping[str, Any] | None = None) -> Message:
     """An agent message in ``task``'s context: a text part, plus a data part when given."""
     message = Message(
-        role=Role.ROLE_AGENT, message_id=uuid.uuid4().hex, context_id=task.context_id, task_id=task.id
+        role=Role.ROLE_AGENT, message_id=str(uuid.uuid4()), context_id=task.context_id, task_id=task.id
     )
     return _fill_parts(message, text, data)

@@ -30,7 +30,8 @@ def test_agent_message_is_in_the_task_context() -> None:
     task = Task(id="t-1", context_id="c-1")
     message = agent_message(task, "done", {"label": "True"})
     assert (message.role, message.task_id, message.context_id) == (Role.ROLE_AGENT, "t-1", "c-1")
-    assert uuid.UUID(message.message_id) and message_data(message) == [{"label": "True"}]
+    assert str(uuid.UUID(message.message_id)) == message.message_id  # the SDK helpers' form
+    assert message_data(message) == [{"label": "True"}]
 
 
 def test_data_part_holds_nested_json() -> None:
