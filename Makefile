@@ -57,11 +57,14 @@ bench: install
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 # Regenerate the hash-locked requirements after changing dependencies in pyproject.toml:
-# requirements.lock (development and CI), -llm (LLM agents' images), -runtime (green and reference images).
+# requirements.lock (development and CI) holds every Python we support (3.10 and later: where a
+# package has dropped 3.10, the lock pins an older release for it under a marker); -llm (LLM agents'
+# images) and -runtime (green and reference images) are for the images' Python 3.11 only.
 LOCKFLAGS := --generate-hashes --python-version 3.11 --python-platform x86_64-manylinux_2_28 -q
 lock:
 	$(BIN)/python -m pip install -q uv
-	$(BIN)/uv pip compile pyproject.toml --extra llm --extra dev --extra eprover $(LOCKFLAGS) -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra llm --extra dev --extra eprover --generate-hashes \
+		--universal --python-version 3.10 -q -o requirements.lock
 	$(BIN)/uv pip compile pyproject.toml --extra llm $(LOCKFLAGS) -o requirements-llm.lock
 	$(BIN)/uv pip compile pyproject.toml $(LOCKFLAGS) -o requirements-runtime.lock
 

@@ -29,21 +29,19 @@ CallStatus = Literal["ok", "timeout", "runtime_error"]
 T = TypeVar("T")
 
 if sys.version_info >= (3, 11):
+    from asyncio import timeout
+else:  # Python 3.10: the same context manager, from its backport
+    from async_timeout import timeout
 
-    async def within(awaitable: Awaitable[T], limit_s: float) -> T:
-        """``await`` under a time limit (``TimeoutError``), in the caller's task.
 
-        ``asyncio.wait_for`` wraps a coroutine in a task of its own: one per call, a measurable
-        share of the green agent's CPU per item.
-        """
-        async with asyncio.timeout(limit_s):
-            return await awaitable
+async def within(awaitable: Awaitable[T], limit_s: float) -> T:
+    """``await`` under a time limit (``asyncio.TimeoutError``), in the caller's task.
 
-else:  # Python 3.10 has no asyncio.timeout
-
-    async def within(awaitable: Awaitable[T], limit_s: float) -> T:
-        """``await`` under a time limit (``asyncio.TimeoutError``)."""
-        return await asyncio.wait_for(awaitable, limit_s)
+    ``asyncio.wait_for`` wraps a coroutine in a task of its own: one per call, a measurable share
+    of the green agent's CPU per item.
+    """
+    async with timeout(limit_s):
+        return await awaitable
 
 
 @dataclass(frozen=True)
