@@ -5,10 +5,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TOO_OLD := error: agentified-assessment needs Python 3.10 or later; $(PYTHON) is %d.%d (set PYTHON=python3.11)
 
 .PHONY: install run test lint typecheck bench interop-venv duckdb-venv lock clean distclean paper
 
 $(STAMP): requirements.lock pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(None if sys.version_info >= (3, 10) else "$(TOO_OLD)" % sys.version_info[:2])'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q --require-hashes -r requirements.lock
