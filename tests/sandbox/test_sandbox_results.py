@@ -63,6 +63,17 @@ def test_exception_traceback_uses_user_line_numbers() -> None:
     assert "Z3Exception" in result.detail
 
 
+def test_a_name_error_comes_out_as_the_users_error_with_its_source_line() -> None:
+    """traceback imports modules the first time it formats one (3.13: tokenize, _suggestions); the
+    bootstrap formats one before the hook, or the user's error would be a refused import."""
+    result = run_sandboxed("import z3\ncount = 1\nprint(cuont)\n")
+    assert result.status == "error", result
+    assert 'File "main.py", line 3, in <module>' in result.stderr
+    assert "print(cuont)" in result.stderr  # the source line was read
+    assert result.detail.startswith("NameError: name 'cuont' is not defined"), result.detail
+    assert "PermissionError" not in result.stderr and "sandbox_child" not in result.stderr
+
+
 def test_exit_status() -> None:
     assert run_sandboxed("import z3\nexit(0)\n").status == "ok"
     failed = run_sandboxed("exit(3)\n")

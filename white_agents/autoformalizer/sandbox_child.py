@@ -10,7 +10,8 @@ Order matters (docs/sandbox.md):
    starts and kills that whole tree when the program ends, when it is told to stop or when the agent dies;
 2. rlimits (CPU, address space, file size, open files, processes, no core dumps);
 3. fallback only: a fresh network namespace (``unshare``), if the kernel allows;
-4. policy on: import the modules the code imports (z3 loads libz3 through ctypes) while files are readable;
+4. policy on: import the modules the code imports (z3 loads libz3 through ctypes) while files are readable,
+   and format one traceback (``traceback`` imports some modules the first time it formats);
 5. as root: drop to ``nobody`` (no supplementary groups); no new privileges, not dumpable, die with the parent;
 6. policy on: install the audit hook (``sandbox_hook.py``); then run the user's code.
 
@@ -78,7 +79,7 @@ def main() -> None:
     sys.path.insert(0, z3_dir)
     policy = config["policy"] == "on"
     _preload(config)
-    import traceback  # before the hook: later imports off the allowlist are refused
+    traceback = _traceback_ready()  # before the hook: later imports off the allowlist are refused
 
     user_file = config["user_file"]
     with open(user_file, encoding="utf-8") as handle:
@@ -210,6 +211,24 @@ def _preload(config: dict) -> None:
                 __import__(name)
     import ast  # noqa: F401  (traceback imports these lazily; later imports are refused)
     import linecache  # noqa: F401
+
+
+def _traceback_ready():
+    """``traceback``, after formatting one traceback while every import is still allowed.
+
+    It imports some modules only when it first formats one (3.13: ``tokenize`` to read source lines,
+    ``_suggestions`` for "did you mean"). Under the hook those imports are refused, and the user's own
+    error would come out as the sandbox's ``PermissionError``.
+    """
+    import linecache
+    import traceback
+
+    try:
+        raise NameError("warm-up", name="warm_up")
+    except NameError:
+        traceback.format_exc()
+    linecache.clearcache()  # it read this file; the user's traceback reads only the user's
+    return traceback
 
 
 def _drop_privileges(libc: ctypes.CDLL, config: dict, layers: list[str], parent: int | None) -> None:
