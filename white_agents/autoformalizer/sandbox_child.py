@@ -209,8 +209,7 @@ def _preload(config: dict) -> None:
             # ``from a import f`` guesses a submodule a.f; a real failure resurfaces in the code.
             with contextlib.suppress(ImportError):
                 __import__(name)
-    import ast  # noqa: F401  (traceback imports these lazily; later imports are refused)
-    import linecache  # noqa: F401
+    import ast  # noqa: F401  (traceback imports it lazily, for carets; later imports are refused)
 
 
 def _traceback_ready():
