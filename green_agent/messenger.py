@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from http.cookiejar import Cookie, CookieJar
 from typing import Any
 
 import httpx
@@ -33,12 +34,24 @@ CANCEL_REPLY_MAX_BYTES = 1 << 20
 """Largest reply to a ``CancelTask`` accepted (decoded): the canceled task with its evidence."""
 
 
+class _NoCookies(CookieJar):
+    """A cookie jar that keeps nothing: a participant's cookies are never sent back, so no call
+    carries state from an earlier one; and httpx's jar no longer parses every reply's headers."""
+
+    def extract_cookies(self, response: Any, request: Any) -> None:
+        return None
+
+    def set_cookie(self, cookie: Cookie) -> None:
+        return None
+
+
 def _http_client() -> httpx.AsyncClient:
     limits = httpx.Limits(max_connections=256, max_keepalive_connections=256)
     return httpx.AsyncClient(
         transport=BoundedTransport(limits=limits),
         timeout=httpx.Timeout(connect=10.0, read=None, write=30.0, pool=None),
         limits=limits,
+        cookies=_NoCookies(),
     )
 
 

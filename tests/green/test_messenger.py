@@ -305,3 +305,33 @@ def test_one_a2a_client_per_participant_serves_every_call(monkeypatch: pytest.Mo
         texts = asyncio.run(many(url))
     assert texts == [f"echo: item {i}" for i in range(12)]
     assert len(built) == 1
+
+
+def test_a_participants_cookies_are_never_sent_back() -> None:
+    """Every call stands alone: a cookie a participant sets (on its card or a reply) does not come back."""
+    port = free_port()
+    inner = a2a_app(answering("Answer: True"), f"http://127.0.0.1:{port}/", streaming=False)
+    cookies_seen: list[str] = []
+
+    async def app(scope, receive, send):  # every response sets a cookie; every request is looked at
+        if scope["type"] == "http":
+            cookies_seen.extend(v.decode() for k, v in scope["headers"] if k == b"cookie")
+
+            async def send_with_cookie(event):
+                if event["type"] == "http.response.start":
+                    event["headers"] = [*event.get("headers", []), (b"set-cookie", b"session=p1; Path=/")]
+                await send(event)
+
+            return await inner(scope, receive, send_with_cookie)
+        return await inner(scope, receive, send)
+
+    async def twice(url: str) -> list[str]:
+        async with A2ATransport(card_timeout_s=5) as transport:
+            first = await transport.send(url, MSG, max_response_bytes=1 << 20)
+            second = await transport.send(url, MSG, max_response_bytes=1 << 20)
+        return [first.text, second.text]
+
+    with running_app(app, port) as url:
+        texts = asyncio.run(twice(url))
+    assert texts == ["Answer: True", "Answer: True"]
+    assert cookies_seen == []
