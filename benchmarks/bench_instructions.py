@@ -13,7 +13,8 @@ them with ``callgrind_control``):
   :class:`~green_agent.messenger.A2ATransport`, each outcome appended to a :class:`~green_agent.journal.Journal`,
   with the collector tuned as ``serve()`` tunes it.
 
-It prints instructions per item and their ratio. The green-agent *server* is not counted here:
+Both run a2a-sdk configured alike (see ``bench_green_cpu``: the green agent's process defaults
+reach every process started here). It prints instructions per item and their ratio. The green-agent *server* is not counted here:
 under valgrind it runs ~15 times slower, so its once-a-second work (progress, heartbeat, the
 journal's batch window) would be counted many times over; ``bench_green_cpu`` measures it.
 Needs valgrind (exit 2 without it); exits non-zero when a run fails.

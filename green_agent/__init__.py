@@ -1,5 +1,13 @@
 """agentified-assessment: the green (assessor) agent, its assessor plugins and tools."""
 
+import os
+
+# a2a-sdk wraps its client and server calls in OpenTelemetry spans whenever opentelemetry-api is
+# importable (an a2a-sdk dependency brings it in). With no tracer configured those spans record
+# nothing, yet they cost about 4% of the instructions of every call; so they are off unless the
+# environment turns them on (docs/hosting.md). This must run before a2a-sdk is first imported.
+os.environ.setdefault("OTEL_INSTRUMENTATION_A2A_SDK_ENABLED", "false")
+
 try:
     from importlib.metadata import PackageNotFoundError, version
 
