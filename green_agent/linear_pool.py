@@ -17,9 +17,10 @@ taking the first match lazily picks the connection httpcore would pick.
 One decision is deferred: httpcore asks *every* connection ``has_expired()`` on every pass, and
 for an idle connection that is a ``poll()`` system call (has the server closed it?): 20 calls and
 5.5 polls per request at 8 calls in flight, 404 and 217 at 128. Here only a connection about to be
-handed out is asked (1.6 times per request at 8 in flight, 8 at 128); one that has expired (kept-alive too long, or closed by the server) is closed
-then and the next is tried; and when the pool is full, every connection is asked before an idle
-one is evicted to make room, since httpcore's count never includes expired ones. So every request
+handed out is asked (1.6 times per request at 8 in flight, 8 at 128); one that has expired
+(kept alive too long, or closed by the server) is closed then and the next is tried; and when the
+pool is full, every connection is asked before an idle one is evicted to make room, since
+httpcore's count never includes expired ones. So every request
 gets the connection httpcore would give it, and never a dead one; but a dead idle connection that
 no request reaches stays in the pool until one does, the pool fills up, or the pool closes.
 """
@@ -80,7 +81,7 @@ class LinearPool(httpcore.AsyncConnectionPool):
         return found
 
     def _drop_expired(self, closing: list[AsyncConnectionInterface]) -> None:
-        """Every expired connection leaves the pool for ``closing`` (httpcore's check, on every pass)."""
+        """Every expired connection leaves the pool for ``closing`` (httpcore checks this on every pass)."""
         for connection in list(self._connections):
             if connection.has_expired():
                 self._connections.remove(connection)
