@@ -15,19 +15,19 @@ concurrency and round (rounds interleave raw and green runs, so machine load hit
   (psutil) over the request, per item (it includes reading the dataset, the journal and the result).
 
 Both sides run a2a-sdk configured alike: importing ``green_agent`` here sets the green agent's
-process defaults (a2a-sdk's OpenTelemetry spans off, docs/hosting.md) in this process's
-environment, which the raw client and server inherit. Medians over the rounds. Figures, each
-reported as target met/missed (CPU ratios are what load affects least, but a busy machine still
-moves them): green/raw CPU per item at concurrency 8 ≤ 1.15 and at every other concurrency ≤ 1.3;
-the growth of CPU per item from the lowest to the highest concurrency, green and raw. The ratio is
-judged as the median of each round's own ratio (its raw and green runs are back to back): this
-machine's speed drifts by ±15% within minutes, which moves both runs of a round alike but not the
-medians of separate series; the ratio of the two medians is printed too, and the middle half of the rounds' ratios (their quartiles), so that a
-median near its target reads as such. Even so a single series of 9 rounds at concurrency 8 landed
-between 1.11 and 1.24 on an unchanged tree, hence 15 rounds by default; the rounds' middle half
-spans about ±5% even at 30 rounds. ``bench_instructions`` gives the count that does not move.
-Wall times are printed with the load average. Exits non-zero only when a run fails (a server does
-not start, a client errors, an item goes unanswered).
+process defaults (a2a-sdk's OpenTelemetry spans off, docs/hosting.md) in this process's environment,
+which the raw client and server inherit. Medians over the rounds. Figures, each reported as target
+met/missed (CPU ratios are what load affects least, but a busy machine still moves them): green/raw
+CPU per item at concurrency 8 ≤ 1.15 and at every other concurrency ≤ 1.3; the growth of CPU per
+item from the lowest to the highest concurrency, green and raw. The ratio is judged as the median of
+each round's own ratio (its raw and green runs are back to back): this machine's speed drifts by
+±15% within minutes, which moves both runs of a round alike but not the medians of separate series;
+the ratio of the two medians is printed too, and the middle half of the rounds' ratios (their
+quartiles), so that a median near its target reads as such. Even so a single series of 9 rounds at
+concurrency 8 landed between 1.11 and 1.24 on an unchanged tree, hence 15 rounds by default; the
+rounds' middle half spans about ±5% even at 30 rounds. ``bench_instructions`` gives the count that
+does not move. Wall times are printed with the load average. Exits non-zero only when a run fails (a
+server does not start, a client errors, an item goes unanswered).
 """
 
 from __future__ import annotations
