@@ -2,10 +2,13 @@
 the policy on, under bubblewrap namespaces and under the forced fallback.
 
 With the policy on, every program here is refused by the static check before it runs (they all import
-``os``, ``ctypes`` or ``socket``); the ``--policy off`` runs are what show that the OS layer holds. Where
-the fallback is documented not to hold (docs/sandbox.md, "What holds where"), its variant asserts that
-documented limit: the attack gets through, so the table stays true. These tests also run as an
-unprivileged user (test_unprivileged.py).
+``os``, ``ctypes`` or ``socket``); the ``--policy off`` runs are what show that the OS layer holds. Every
+attack is contained in both isolations (docs/sandbox.md, "What holds where"); in the fallback the layers
+that hold are the kernel's — Landlock (files, TCP, signal and abstract-socket scoping) and the seccomp
+filter (exec, processes, sockets, signals) — plus the supervisor and the parent's budgets. Each docstring
+says which fallback layer the test catches: checked once by hand by switching that layer off in
+``sandbox_child._confine`` (the test then failed). These tests also run as an unprivileged user, and under
+an emulated Docker seccomp profile (test_unprivileged.py).
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ import pytest
 from tests.sandbox.cli import (
     ISOLATIONS,
     POLICIES,
-    ROOT,
     TAG_LINE,
     assert_policy_refused,
     cli_argv,
@@ -53,50 +55,85 @@ def run_attack(
     return result
 
 
-def fallback_alone(isolation: str, policy: str) -> bool:
-    """The fallback without the policy: where docs/sandbox.md lists host files, /dev/shm, /tmp and path
-    sockets as not contained."""
-    return isolation == "fallback" and policy == "off"
+def test_reading_host_files(tmp_path: Path, open_dir: Path, isolation: str, policy: str):
+    """A world-readable file in a world-writable directory and the agent user's own 0600 file.
 
-
-def test_os_system_reads_a_canary_outside(tmp_path: Path, open_dir: Path, isolation: str, policy: str):
+    Fallback: Landlock refuses the reads (with it off, both leaked as the non-root user; as root, ``nobody``
+    still cannot read the 0600 file); seccomp refuses ``os.system``'s process (off, Landlock refuses the
+    shell's exec)."""
     canary = open_dir / "canary.txt"
     canary.write_text("CANARY-" + uuid.uuid4().hex)
     canary.chmod(0o644)
-    code = f"import os\nos.system('cat {canary}; ls {open_dir}')\nprint(open({str(canary)!r}).read())\n"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET-" + uuid.uuid4().hex)
+    secret.chmod(0o600)
+    code = f"""
+    import os
+    print("system", os.system('cat {canary} {secret}; ls {open_dir}'))
+    for path in ({str(canary)!r}, {str(secret)!r}):
+        try:
+            print(open(path).read())
+        except OSError as exc:
+            print("refused", type(exc).__name__)
+    """
     result = run_attack(tmp_path, code, policy, isolation)
-    leaked = canary.read_text() in json.dumps(result)
-    if fallback_alone(isolation, policy):
-        assert leaked and result["status"] == "ok", result  # documented: host files stay readable
-    else:
-        assert not leaked, result
-    if result is not None and isolation == "namespaces":
-        assert result["status"] == "error" and "No such file" in result["stderr"], result
+    assert canary.read_text() not in json.dumps(result) and secret.read_text() not in json.dumps(result)
+    if result is not None:
+        assert result["status"] == "ok" and result["stdout"].count("refused ") == 2, result
 
 
-def test_write_outside_the_work_dir(tmp_path: Path, open_dir: Path, isolation: str, policy: str):
+def test_writing_outside_the_work_dir(tmp_path: Path, open_dir: Path, isolation: str, policy: str):
+    """A world-writable directory, and a ``.pth`` in the agent user's ``~/.local`` site-packages (run at the
+    next Python start as that user). Fallback: Landlock (off, both were written as the non-root user)."""
     target = open_dir / "escaped.txt"
-    code = f"import os\nos.system('echo pwned > {target}')\nopen({str(target)!r}, 'w').write('pwned')\n"
-    result = run_attack(tmp_path, code, policy, isolation)
-    if fallback_alone(isolation, policy):
-        assert target.read_text() == "pwned", result  # documented: world-writable host dirs stay writable
-    else:
-        assert not target.exists()
-    if result is not None and isolation == "namespaces":
-        assert result["status"] == "error", result
+    site = (
+        Path.home()
+        / ".local"
+        / "lib"
+        / f"python{sys.version_info[0]}.{sys.version_info[1]}"
+        / "site-packages"
+    )
+    pth = site / f"af-canary-{uuid.uuid4().hex[:8]}.pth"
+    code = f"""
+    import os
+    os.system('echo pwned > {target}')
+    for path in ({str(target)!r}, {str(pth)!r}):
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as handle:
+                handle.write("# pwned\\n")
+            print("wrote", path)
+        except OSError as exc:
+            print("refused", type(exc).__name__)
+    """
+    try:
+        result = run_attack(tmp_path, code, policy, isolation)
+        written = [target.exists(), pth.exists()]
+    finally:
+        pth.unlink(missing_ok=True)
+    assert written == [False, False], result
+    if result is not None:  # namespaces: it wrote into its private /tmp and home
+        assert result["status"] == "ok", result
+        assert isolation == "namespaces" or result["stdout"].count("refused ") == 2, result
 
 
 def test_agent_environ_with_an_api_key(tmp_path: Path, isolation: str, policy: str):
+    """Every ``/proc/*/environ``, the agent's included. Fallback: the agent is not dumpable, and Landlock
+    hides ``/proc`` altogether."""
     key = "sk-canary-" + uuid.uuid4().hex
     code = """
     import os
     found = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                found.append(open(f"/proc/{pid}/environ", "rb").read().decode("latin-1"))
-            except OSError as exc:
-                print(pid, type(exc).__name__)
+    try:
+        pids = [pid for pid in os.listdir("/proc") if pid.isdigit()]
+    except OSError as exc:
+        pids = []
+        print("proc", type(exc).__name__)
+    for pid in pids:
+        try:
+            found.append(open(f"/proc/{pid}/environ", "rb").read().decode("latin-1"))
+        except OSError as exc:
+            print(pid, type(exc).__name__)
     print(os.getppid(), found)
     """
     result = run_attack(tmp_path, code, policy, isolation, env={**os.environ, "OPENAI_API_KEY": key})
@@ -107,9 +144,9 @@ def test_agent_environ_with_an_api_key(tmp_path: Path, isolation: str, policy: s
 
 LOOPBACK_PROBE = """
 import socket
-s = socket.socket()
-s.settimeout(3)
 try:
+    s = socket.socket()
+    s.settimeout(3)
     s.connect(("127.0.0.1", {port}))
     s.sendall({token!r})
     s.close()
@@ -121,6 +158,9 @@ except OSError as exc:
 
 
 def test_tcp_to_a_host_loopback_listener(tmp_path: Path, isolation: str, policy: str):
+    """Fallback: seccomp refuses ``socket`` and Landlock (ABI >= 4) TCP connect; as root a network
+    namespace holds too. Checked by hand as the non-root user under the emulated Docker profile (no netns):
+    with both kernel layers off the probe connected."""
     token = uuid.uuid4().hex.encode()
     with loopback_listener() as listener:
         probe = LOOPBACK_PROBE.format(port=listener.port, token=token)
@@ -131,71 +171,132 @@ def test_tcp_to_a_host_loopback_listener(tmp_path: Path, isolation: str, policy:
         assert (bare.stdout, listener.received()) == ("connected\n", token), bare.stderr
         result = run_attack(tmp_path, probe, policy, isolation)
         received = listener.received()
-    if result is None:
-        assert received is None
-    elif isolation == "fallback" and "netns" not in result["layers"]:
-        # documented: without a network namespace the fallback does not hide the host's loopback
-        assert (result["stdout"], received) == ("connected\n", token), result
-    else:
-        assert result["stdout"].startswith("unreachable") and received is None, result
+    assert received is None
+    if result is not None:
+        assert result["stdout"].startswith("unreachable"), result
 
 
-def test_unix_socket_on_a_host_path(tmp_path: Path, open_dir: Path, isolation: str, policy: str):
+UNIX_PROBE = """
+import socket
+for address in ({path!r}, {abstract!r}):
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(address)
+        s.sendall(b"x")
+        print("connected", address[:1] == "\\0")
+    except OSError as exc:
+        print("refused", type(exc).__name__)
+"""
+"""Connects to a Unix socket on a host path, then to an abstract one (leading NUL)."""
+
+
+def test_unix_sockets_on_a_host_path_and_abstract(
+    tmp_path: Path, open_dir: Path, isolation: str, policy: str
+):
+    """Fallback: seccomp refuses ``socket`` (off, the path socket was reached as the non-root user); the
+    abstract one is also outside the program's Landlock scope (ABI >= 6) and, as root, its netns."""
     path = open_dir / "agent.sock"
-    with socket.socket(socket.AF_UNIX) as listener:
+    abstract = "\0af-" + uuid.uuid4().hex
+    with socket.socket(socket.AF_UNIX) as listener, socket.socket(socket.AF_UNIX) as hidden:
         listener.bind(str(path))
         path.chmod(0o777)
         listener.listen(1)
-        code = (
-            f"import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect({str(path)!r})\ns.sendall(b'x')\n"
-        )
-        result = run_attack(tmp_path, code, policy, isolation)
-        listener.setblocking(False)
-        if fallback_alone(isolation, policy):
-            connection, _ = listener.accept()  # documented: a network namespace does not cover path sockets
-            connection.close()
-            assert result["status"] == "ok", result
-        else:
+        hidden.bind(abstract)
+        hidden.listen(1)
+        result = run_attack(tmp_path, UNIX_PROBE.format(path=str(path), abstract=abstract), policy, isolation)
+        for sock in (listener, hidden):
+            sock.setblocking(False)
             with pytest.raises(BlockingIOError):
-                listener.accept()
-    if result is not None and isolation == "namespaces":
-        assert result["status"] == "error" and "FileNotFoundError" in result["detail"], result
+                sock.accept()
+    if result is not None:
+        assert result["status"] == "ok" and result["stdout"].count("refused ") == 2, result
 
 
-def test_setsid_double_fork_orphan_is_dead_when_the_run_returns(tmp_path: Path, isolation: str, policy: str):
-    tag = "orph-" + uuid.uuid4().hex[:8]
-    code = f"""
-    import os, time
+ORPHAN = """
+import ctypes, os, time
+libc = ctypes.CDLL(None)
+libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: try to keep the orphans for itself
+try:
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
-            {TAG_LINE.format(tag=tag)}
+            libc.prctl(1, 0, 0, 0, 0)  # PR_SET_PDEATHSIG 0
+            {tag_line}
             time.sleep(60)
         os._exit(0)
     os.wait()
     time.sleep(0.5)
     print("parent done")
-    """
-    result = run_attack(tmp_path, code, policy, isolation)
+except OSError as exc:
+    print("refused", type(exc).__name__)
+"""
+"""A setsid double fork whose grandchild clears its death signal and sleeps, tagged for the host's eyes."""
+
+
+def test_setsid_double_fork_orphan_is_dead_when_the_run_returns(tmp_path: Path, isolation: str, policy: str):
+    """Fallback: seccomp refuses the fork; with seccomp off the supervisor (subreaper) still killed the
+    orphan (checked by hand); with both off it outlived the run."""
+    tag = "orph-" + uuid.uuid4().hex[:8]
+    result = run_attack(tmp_path, ORPHAN.format(tag_line=TAG_LINE.format(tag=tag)), policy, isolation)
     assert tagged(tag) == []  # right after the run returned: no wait
     if result is not None:
-        assert (result["status"], result["stdout"]) == ("ok", "parent done\n"), result
+        expected = "parent done\n" if isolation == "namespaces" else "refused PermissionError\n"
+        assert (result["status"], result["stdout"]) == ("ok", expected), result
+
+
+SUPERVISOR_ATTACK = """
+import ctypes, os, signal, time
+libc = ctypes.CDLL(None, use_errno=True)
+supervisor = os.getppid()
+attempts = {
+    "stop": lambda: os.kill(supervisor, signal.SIGSTOP),
+    "kill": lambda: os.kill(supervisor, signal.SIGKILL),
+    "group-stop": lambda: os.killpg(os.getpgid(0), signal.SIGSTOP),
+    "tgkill": lambda: libc.syscall(234, supervisor, supervisor, signal.SIGKILL) == 0 or os.strerror(ctypes.get_errno()),
+    "pidfd": lambda: signal.pidfd_send_signal(os.pidfd_open(supervisor), signal.SIGKILL),
+    "pdeathsig": lambda: libc.prctl(1, 0, 0, 0, 0) == 0 or "prctl failed",
+}
+for name, attempt in attempts.items():
+    try:
+        print(name, attempt())
+    except OSError as exc:
+        print(name, "refused", type(exc).__name__)
+time.sleep(0.3)
+print("supervisor", os.getppid() == supervisor)
+"""
+"""Stops and kills its supervisor every way it can, then checks that it still has it as its parent."""
+
+
+def test_the_program_cannot_kill_or_stop_its_supervisor(tmp_path: Path, isolation: str, policy: str):
+    """Fallback: seccomp allows signals only to the program itself, and Landlock's signal scope (ABI >= 6)
+    keeps them inside the program's domain, which the supervisor is not in. Checked by hand: with both off
+    the supervisor was stopped and killed (status ``killed``); each alone holds."""
+    if isolation == "namespaces":
+        pytest.skip("the supervisor is the fallback's; under namespaces the PID namespace ends every process")
+    result = run_attack(tmp_path, SUPERVISOR_ATTACK, policy, isolation)
+    if result is not None:
+        lines = result["stdout"].splitlines()
+        assert result["status"] == "ok" and lines[-1] == "supervisor True", result
+        for name in ("stop", "kill", "group-stop", "pidfd"):
+            assert f"{name} refused PermissionError" in lines, result
+        assert "tgkill Operation not permitted" in lines, result
 
 
 def test_rewriting_another_runs_files(tmp_path: Path, isolation: str, policy: str):
+    """Fallback: Landlock (the attacker can neither list /tmp or /proc nor write outside its directory);
+    with it off, as the non-root user, the victims' files were rewritten."""
     require(isolation)
-    if isolation == "fallback" and policy == "off" and not ROOT:
-        pytest.skip(
-            "the fallback without root runs every program as the agent's uid, so a concurrent run's files are "
-            "not contained (docs/sandbox.md); whether this attack wins the race against the victim is chance"
-        )
     attack = """
     import glob, os, time
     end = time.time() + 4
     hits = set()
     while time.time() < end:
         paths = glob.glob("/tmp/**/main.py", recursive=True)
-        for pid in os.listdir("/proc"):
+        try:
+            pids = os.listdir("/proc")
+        except OSError:
+            pids = []
+        for pid in pids:
             try:
                 paths.append(os.readlink(f"/proc/{pid}/cwd") + "/main.py")
             except OSError:
@@ -216,46 +317,52 @@ def test_rewriting_another_runs_files(tmp_path: Path, isolation: str, policy: st
     )
     victim_dir = tmp_path / "victim"
     victim_dir.mkdir()
-    victim_cwds = []
     try:
         for _ in range(3):
             victim = run_cli(victim_dir, "import os\nprint(os.getcwd())\n", "off", isolation)
             assert victim["status"] == "ok" and victim["stdout"].startswith("/"), victim
-            victim_cwds.append(victim["stdout"].strip())
     finally:
         out, _ = attacker.communicate(timeout=60)
     if policy == "off":
-        # Files of unrelated processes with the child's uid may be among the hits (as root the fallback
-        # runs every program as nobody; docs/sandbox.md); no victim run's file may be.
-        assert '"status": "ok"' in out and "hits [" in out, out
-        if isolation == "namespaces":
-            assert "hits []" in out, out  # its /tmp is its own and its main.py is read-only
-        assert not any(f"{cwd}/main.py" in out for cwd in victim_cwds), out
+        assert '"status": "ok"' in out and "hits []" in out, out
     else:
         assert '"status": "forbidden"' in out and '"returncode": null' in out, out
 
 
 def test_dev_shm_does_not_persist(tmp_path: Path, isolation: str, policy: str):
+    """Fallback: Landlock refuses writes to the host's /dev/shm and /tmp (with it off, as the non-root
+    user, both files persisted)."""
     name = "af-canary-" + uuid.uuid4().hex
     left = [Path("/dev/shm") / name, Path("/tmp") / name]
-    code = f"import os\nfor d in ('/dev/shm', '/tmp'):\n    open(os.path.join(d, {name!r}), 'w').write('x')\n"
+    code = f"""
+    import os
+    for d in ('/dev/shm', '/tmp'):
+        try:
+            open(os.path.join(d, {name!r}), 'w').write('x')
+            print("wrote", d)
+        except OSError as exc:
+            print("refused", type(exc).__name__)
+    """
     try:
         result = run_attack(tmp_path, code, policy, isolation)
         persisted = [path.exists() for path in left]
     finally:
         for path in left:
             path.unlink(missing_ok=True)
-    if fallback_alone(isolation, policy):
-        assert persisted == [True, True], result  # documented: /dev/shm and /tmp are the host's
-        return
     assert persisted == [False, False], result
-    if result is not None:
-        assert result["status"] == "ok", result  # it wrote into its private tmpfs
-        look = run_cli(tmp_path, f"import os\nprint({name!r} in os.listdir('/dev/shm'))\n", "off", isolation)
-        assert look["stdout"] == "False\n", look
+    if result is None:
+        return
+    if isolation == "fallback":
+        assert (result["status"], result["stdout"]) == ("ok", "refused PermissionError\n" * 2), result
+        return
+    assert result["status"] == "ok" and "refused" not in result["stdout"], result  # its private tmpfs
+    look = run_cli(tmp_path, f"import os\nprint({name!r} in os.listdir('/dev/shm'))\n", "off", isolation)
+    assert look["stdout"] == "False\n", look
 
 
 def test_four_forked_children_over_the_memory_budget(tmp_path: Path, isolation: str, policy: str):
+    """Namespaces: the parent's tree budget. Fallback: seccomp refuses the first fork; with seccomp off,
+    the tree budget killed the run (status ``memory``), so the test failed on the fallback's line."""
     code = """
     import os, time
     for _ in range(4):
@@ -266,20 +373,39 @@ def test_four_forked_children_over_the_memory_budget(tmp_path: Path, isolation: 
     time.sleep(30)
     """
     result = run_attack(tmp_path, code, policy, isolation, "--memory-mb", "256", "--timeout", "25")
-    if result is not None:
+    if result is None:
+        return
+    if isolation == "fallback":
+        assert result["status"] == "error" and "PermissionError" in result["detail"], result
+    else:
         assert result["status"] == "memory", result
         assert result["detail"].startswith("memory budget: the process tree used"), result
 
 
 def test_fork_bomb_is_bounded(tmp_path: Path, isolation: str, policy: str):
+    """Namespaces: the process budget. Fallback: seccomp refuses every fork (with it off, the process
+    budget killed the run instead, so the test failed on the fallback's line)."""
     tag = "bomb-" + uuid.uuid4().hex[:8]
-    code = (
-        TAG_LINE.format(tag=tag)
-        + "\nimport os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
-    )
+    # namespaces: forks until a budget ends it; fallback: a bounded number of tries, each refused
+    tries = "range(20000)" if isolation == "fallback" else "itertools.count()"
+    code = f"""
+    {TAG_LINE.format(tag=tag)}
+    import itertools, os
+    refused = 0
+    for _ in {tries}:
+        try:
+            os.fork()
+        except OSError:
+            refused += 1
+    print("refused", refused)
+    """
     result = run_attack(tmp_path, code, policy, isolation, "--max-processes", "24", "--timeout", "8")
     assert tagged(tag) == []
-    if result is not None:
+    if result is None:
+        return
+    if isolation == "fallback":
+        assert (result["status"], result["stdout"]) == ("ok", "refused 20000\n"), result
+    else:
         assert result["status"] in ("killed", "timeout"), result
         assert result["detail"].startswith("process budget") or result["detail"] == "wall clock", result
 
@@ -327,17 +453,22 @@ def test_forged_status_on_the_control_channel(tmp_path: Path, isolation: str, po
 
 
 def test_killing_the_parent_kills_every_process_of_the_run(tmp_path: Path, isolation: str, policy: str):
+    """Namespaces: ``--die-with-parent``. Fallback: the supervisor's PDEATHSIG kills the program (which
+    seccomp keeps to one process); with the supervisor's kill switched off the program outlived the CLI."""
     require(isolation)
     tag = "kid-" + uuid.uuid4().hex[:8]
     code = f"""
     import os, time
     {TAG_LINE.format(tag=tag)}
-    if os.fork() == 0:
-        os.setsid()
+    try:
         if os.fork() == 0:
-            time.sleep(60)
-        os._exit(0)
-    os.fork()
+            os.setsid()
+            if os.fork() == 0:
+                time.sleep(60)
+            os._exit(0)
+        os.fork()
+    except OSError:
+        pass
     time.sleep(60)
     """
     parent = subprocess.Popen(
@@ -350,7 +481,8 @@ def test_killing_the_parent_kills_every_process_of_the_run(tmp_path: Path, isola
             out, _ = parent.communicate(timeout=60)
             assert b'"status": "forbidden"' in out
             return
-        assert wait_for(lambda: len(tagged(tag)) >= 3), "the program's processes did not start"
+        started = 3 if isolation == "namespaces" else 1  # the fallback's seccomp refuses the forks
+        assert wait_for(lambda: len(tagged(tag)) >= started), "the program's processes did not start"
         parent.send_signal(signal.SIGKILL)
         parent.wait(timeout=10)
         assert wait_for(lambda: tagged(tag) == []), f"left alive: {tagged(tag)}"

@@ -18,14 +18,17 @@ from white_agents.common.llm import LLMSettings
 LOGGER = "white_agents.autoformalizer.sandbox_isolation"
 
 
-def test_forced_fallback_is_one_warning_line(caplog, monkeypatch) -> None:
+def test_forced_fallback_is_one_line_naming_the_kernel_layers(caplog, monkeypatch) -> None:
+    """The weak case (no Landlock, no seccomp) is one warning line: test_kernel_layers.py."""
     monkeypatch.setenv(ISOLATION_ENV, "fallback")
     with caplog.at_level(logging.INFO, logger=LOGGER):
         assert announce() == "fallback"
     [record] = caplog.records
-    assert record.levelno == logging.WARNING and "\n" not in record.getMessage()
+    assert record.levelno == logging.INFO and "\n" not in record.getMessage()
     assert record.getMessage().startswith('sandbox isolation: "fallback" (forced)')
-    assert run_sandboxed("print(1)\n").isolation == "fallback"
+    assert "under landlock:abi" in record.getMessage() and " + seccomp," in record.getMessage()
+    result = run_sandboxed("print(1)\n")
+    assert result.isolation == "fallback" and "seccomp" in result.layers
 
 
 def test_namespaces_when_bubblewrap_works(caplog, monkeypatch) -> None:

@@ -1,4 +1,5 @@
-"""``python -m white_agents.autoformalizer [--mode z3py|fol] [--max-repairs 3] [--fallback-label Uncertain]``."""
+"""``python -m white_agents.autoformalizer [--mode z3py|fol] [--max-repairs 3] [--fallback-label Uncertain]
+[--allow-weak-sandbox]``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,12 @@ from typing import Any
 
 from starlette.applications import Starlette
 
-from white_agents.autoformalizer.sandbox_isolation import announce, requested_isolation
+from white_agents.autoformalizer.sandbox_isolation import (
+    allow_weak_sandbox,
+    announce,
+    requested_isolation,
+    startup_refusal,
+)
 from white_agents.common.llm import ConfigError, LLMClient, LLMSettings
 from white_agents.common.server import run_llm_agent
 from white_agents.common.task import LABELS
@@ -39,6 +45,12 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--solver-timeout-ms", type=int, default=5000, help="Z3 timeout per query (default: %(default)s)"
     )
+    g.add_argument(
+        "--allow-weak-sandbox",
+        action="store_true",
+        help="z3py: run generated code even where neither namespaces nor Landlock + seccomp are available "
+        "(logged; every result records weak-sandbox)",
+    )
 
 
 def make_app(args: argparse.Namespace, settings: LLMSettings, url: str) -> Starlette:
@@ -53,6 +65,11 @@ def make_app(args: argparse.Namespace, settings: LLMSettings, url: str) -> Starl
             requested_isolation()
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
+        if getattr(args, "allow_weak_sandbox", False):
+            allow_weak_sandbox()
+        refusal = startup_refusal()
+        if refusal:
+            raise ConfigError(refusal)
         mode = Z3PyMode(sandbox_timeout_s=args.sandbox_timeout, solver_timeout_ms=args.solver_timeout_ms)
     else:
         mode = FolMode(solver_timeout_ms=args.solver_timeout_ms)

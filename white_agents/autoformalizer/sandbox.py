@@ -68,7 +68,8 @@ class SandboxResult:
     isolation: iso.Isolation = "fallback"
     """OS isolation of the run: ``namespaces`` (bubblewrap) or ``fallback``."""
     layers: tuple[str, ...] = ()
-    """Layers the child's bootstrap set up: supervisor, rlimits, netns, uid:65534, audit-hook."""
+    """Layers the child's bootstrap set up: supervisor, rlimits, netns, uid:65534, landlock:abiN, seccomp,
+    audit-hook; ``weak-sandbox`` when the operator allowed the fallback without its kernel layers."""
     policy: Policy = "on"
     """``off``: no static check and no audit hook (OS isolation only)."""
 
@@ -123,6 +124,7 @@ def run_sandboxed(
             "drop_uid": iso.NOBODY,
             "supervise": mode == "fallback",
             "unshare_net": mode == "fallback",
+            "kernel_layers": _kernel_layers(mode),
         }
         budget = Budget(start + timeout_s, max_output_bytes, int(memory_mb) << 20, int(max_processes), stop)
         seen, events = _spawn_and_watch(mode, workdir, config, budget)
@@ -132,7 +134,18 @@ def run_sandboxed(
     stderr = bytes(seen.pipes["stderr"][:max_output_bytes]).decode("utf-8", "replace")
     returncode = _signal_code(seen.returncode, mode)
     status, detail = _classify(seen, returncode, events, int(cpu_s), stderr)
-    return SandboxResult(status, returncode, stdout, stderr, _ms(start), detail, mode, events.layers, policy)
+    layers = events.layers
+    if config["kernel_layers"] == "best-effort" and not iso.kernel_layers_in_force(layers):
+        layers = (*layers, iso.WEAK_LAYER)
+    return SandboxResult(status, returncode, stdout, stderr, _ms(start), detail, mode, layers, policy)
+
+
+def _kernel_layers(mode: iso.Isolation) -> str:
+    """``off`` under namespaces; in the fallback ``required``, or ``best-effort`` when the operator allowed
+    a weak sandbox (the result then says ``weak-sandbox`` if Landlock or seccomp was missing)."""
+    if mode == "namespaces":
+        return "off"
+    return "best-effort" if iso.weak_sandbox_allowed() else "required"
 
 
 async def arun_sandboxed(code: str, **limits) -> SandboxResult:
@@ -301,6 +314,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--memory-mb", type=int, default=1024, help="memory per process and tree (1024)")
     parser.add_argument("--max-processes", type=int, default=64, help="processes in the tree (64)")
+    parser.add_argument(
+        "--allow-weak-sandbox",
+        action="store_true",
+        help="run the fallback even without Landlock and seccomp (recorded in the result's layers)",
+    )
     args = parser.parse_args(argv)
     try:
         code = Path(args.file).read_text(encoding="utf-8")
@@ -308,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         print(f"sandbox: cannot run {args.file}: {exc}", file=sys.stderr)
         return 2
+    if args.allow_weak_sandbox:
+        iso.allow_weak_sandbox()
     result = run_sandboxed(
         code,
         timeout_s=args.timeout,

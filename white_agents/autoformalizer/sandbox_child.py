@@ -13,7 +13,13 @@ Order matters (docs/sandbox.md):
 4. policy on: import the modules the code imports (z3 loads libz3 through ctypes) while files are readable,
    and format one traceback (``traceback`` imports some modules the first time it formats);
 5. as root: drop to ``nobody`` (no supplementary groups); no new privileges, not dumpable, die with the parent;
-6. policy on: install the audit hook (``sandbox_hook.py``); then run the user's code.
+6. fallback only: the kernel layers, in the program's process and not in the supervisor's — Landlock
+   (``landlock.py``: read-only the interpreter's library paths, z3 and the system libraries, read-write the
+   work directory only, no TCP, signals and abstract sockets scoped to the program's own domain, so it can
+   signal neither its supervisor nor the agent) and a seccomp filter (``seccomp.py``: no exec, no process
+   but threads, no sockets, no signals to other processes, no ptrace...). ``required`` unless the operator
+   allowed a weak sandbox: a layer that cannot be set up ends the run (exit status 103) before any code;
+7. policy on: install the audit hook (``sandbox_hook.py``); then run the user's code.
 
 The run's status is the exit status (reserved codes below), which the parent reads together with signals
 and its own limits. The control pipe (``control_fd``) carries only explanations (which event was refused),
@@ -84,12 +90,15 @@ def main() -> None:
     user_file = config["user_file"]
     with open(user_file, encoding="utf-8") as handle:
         code = compile(handle.read(), user_file, "exec", dont_inherit=True)
+    here = os.path.dirname(os.path.abspath(__file__))
     if policy:
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        sys.path.insert(0, here)
         import sandbox_hook  # next to this file; read it before privileges drop
 
         del sys.path[0]
     _drop_privileges(libc, config, layers, parent)
+    if config["kernel_layers"] != "off":
+        _confine(config, layers, here, z3_dir)
     if policy:
         sys.path.remove(z3_dir)
         cwd = os.getcwd()
@@ -242,6 +251,40 @@ def _drop_privileges(libc: ctypes.CDLL, config: dict, layers: list[str], parent:
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if parent is not None and os.getppid() != parent:
         os._exit(EXIT_BOOTSTRAP)  # the supervisor or the agent is already gone
+
+
+SYSTEM_LIBRARIES = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache")
+"""Read-only for Landlock: the shared libraries an extension module or libz3 may still load."""
+
+
+def _confine(config: dict, layers: list[str], here: str, z3_dir: str) -> None:
+    """Landlock, then seccomp, on this (the program's) process; see the module docstring, step 6.
+
+    Landlock binds only the calling thread, so the process must still have one. A layer that fails is
+    fatal when ``kernel_layers`` is ``required``; ``best-effort`` (a weak sandbox the operator allowed)
+    runs without it, and ``layers`` says what is in force.
+    """
+    sys.path.insert(0, here)
+    import landlock
+    import seccomp
+
+    del sys.path[0]
+    required = config["kernel_layers"] == "required"
+    read = [p for p in sys.path if p and p != z3_dir] + [os.path.join(z3_dir, "z3"), *SYSTEM_LIBRARIES]
+    threads = len(os.listdir("/proc/self/task"))
+    steps = (
+        ("landlock", lambda: landlock.restrict(read, [os.getcwd(), "/dev/null"])),
+        ("seccomp", seccomp.install),
+    )
+    for name, step in steps:
+        try:
+            if name == "landlock" and threads != 1:
+                raise OSError(f"the process has {threads} threads, Landlock would bind only one")
+            layers.append(step())
+        except OSError as exc:
+            if required:
+                print(f"sandbox: the {name} layer cannot be set up: {exc}", file=sys.stderr)
+                os._exit(EXIT_BOOTSTRAP)
 
 
 def _print_traceback(traceback, user_file: str) -> str:

@@ -21,7 +21,7 @@ EVENT_SCHEMA = {
             "type": "object",
             "properties": {
                 "kind": {"const": "started"},
-                "layers": {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 40}},
+                "layers": {"type": "array", "maxItems": 12, "items": {"type": "string", "maxLength": 40}},
             },
             "required": ["kind", "layers"],
             "additionalProperties": False,
@@ -45,7 +45,7 @@ class ControlEvents:
     started: bool = False
     """The bootstrap reached the user's code."""
     layers: tuple[str, ...] = ()
-    """Layers the bootstrap set up (rlimits, netns, uid:65534, supervisor, audit-hook)."""
+    """Layers the bootstrap set up (supervisor, rlimits, netns, uid:65534, landlock:abiN, seccomp, audit-hook)."""
     forbidden: str = ""
     """What the policy refused first, e.g. ``os.system('id',)``."""
     error: str = ""

@@ -3,10 +3,13 @@
 ``namespaces``: the child runs under bubblewrap (``bwrap``) in new user (when we are not root), PID, IPC,
 UTS, network, mount and cgroup namespaces; its filesystem holds only the interpreter, z3 and the bootstrap
 (read-only), private tmpfs for the work directory, ``/tmp`` and ``/dev/shm``, and a fresh ``/proc``.
-``fallback``: where bubblewrap cannot create namespaces, the child runs directly with the older layers plus
+``fallback``: where bubblewrap cannot create namespaces, the child runs directly under the kernel layers
+that need no privilege — Landlock and a seccomp filter (``landlock.py``, ``seccomp.py``) — plus rlimits and
 a supervisor that kills every process it leaves, and the agent is made non-dumpable.
 
 ``AUTOFORMALIZER_SANDBOX_ISOLATION=auto|namespaces|fallback`` (or the ``isolation`` argument) forces one.
+Fail closed: where neither namespaces nor Landlock + seccomp work, :func:`startup_refusal` says why and the
+agent refuses to start, unless the operator called :func:`allow_weak_sandbox` (``--allow-weak-sandbox``).
 """
 
 from __future__ import annotations
@@ -34,11 +37,29 @@ INNER_BOOT = f"{INNER_ROOT}/boot"
 INNER_LIB = f"{INNER_ROOT}/lib"
 WORK_TMPFS_BYTES = 64 << 20
 SCRATCH_TMPFS_BYTES = 16 << 20
-FALLBACK_WARNING = (
-    'sandbox isolation: "fallback" (%s): generated code runs without namespaces, under rlimits, a supervisor '
-    "and the policy; it can see the host's files, /tmp and /dev/shm (docs/sandbox.md)"
+FALLBACK_INFO = (
+    'sandbox isolation: "fallback" (%s): generated code runs without namespaces, under %s, rlimits and a '
+    "supervisor (docs/sandbox.md)"
 )
+WEAK_WARNING = (
+    'sandbox isolation: "fallback" (%s) WEAK, allowed by --allow-weak-sandbox: %s; generated code can read '
+    "and write what the agent's user can, and reach the network (docs/sandbox.md)"
+)
+WEAK_LAYER = "weak-sandbox"
+"""Added to a result's layers when the run lacked Landlock or seccomp because the operator allowed it."""
 PR_SET_DUMPABLE = 4
+_HERE = Path(__file__).resolve().parent
+_KERNEL_PROBE = """
+import socket, sys
+sys.path.insert(0, sys.argv[1])
+import landlock, seccomp
+layers = [landlock.restrict([], []), seccomp.install()]
+try:
+    socket.socket()
+except OSError:
+    print(" ".join(layers))
+"""
+_weak_allowed = False
 
 log = logging.getLogger(__name__)
 
@@ -85,17 +106,73 @@ def probe_namespaces() -> Probe:
     return Probe(True, "")
 
 
+@functools.lru_cache(maxsize=1)
+def probe_kernel_layers() -> Probe:
+    """Set up Landlock and the seccomp filter in a throw-away child, once per process; ``reason`` holds the
+    layer names (``landlock:abi7 seccomp``) when ok, else why not."""
+    argv = [interpreter(), "-I", "-S", "-B", "-c", _KERNEL_PROBE, str(_HERE)]
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Probe(False, f"the kernel-layer probe did not run: {exc}")
+    out = done.stdout.decode("utf-8", "replace").strip()
+    if done.returncode == 0 and out:
+        return Probe(True, out)
+    lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    why = lines[-1] if lines else f"exit status {done.returncode}"
+    return Probe(False, f"Landlock + seccomp unavailable: {why}")
+
+
+def kernel_layers_in_force(layers: tuple[str, ...] | list[str]) -> bool:
+    """Whether a run's ``layers`` include both kernel layers of the fallback."""
+    return "seccomp" in layers and any(layer.startswith("landlock:") for layer in layers)
+
+
+def allow_weak_sandbox() -> None:
+    """The operator's explicit opt-in (``--allow-weak-sandbox``): run the fallback without its kernel layers
+    where they are unavailable. Every such run's result carries ``weak-sandbox``."""
+    global _weak_allowed
+    _weak_allowed = True
+
+
+def weak_sandbox_allowed() -> bool:
+    """Whether :func:`allow_weak_sandbox` was called in this process."""
+    return _weak_allowed
+
+
+def startup_refusal(value: str | None = None) -> str:
+    """Why generated code must not run here (one line), or ``""``: the fallback without Landlock + seccomp
+    and without the operator's opt-in."""
+    if resolve_isolation(value) == "namespaces" or weak_sandbox_allowed():
+        return ""
+    probe = probe_kernel_layers()
+    if probe.ok:
+        return ""
+    return (
+        f"refusing to run generated code: no namespaces ({_fallback_reason(value)}) and {probe.reason}; "
+        "pass --allow-weak-sandbox to run it anyway (docs/sandbox.md)"
+    )
+
+
 def announce(value: str | None = None) -> Isolation:
-    """Log which isolation generated code will get; the fallback logs one warning line. For start-up."""
+    """Log which isolation generated code will get, in one line (a warning for a weak sandbox)."""
     isolation = resolve_isolation(value)
     if isolation == "namespaces":
         log.info('sandbox isolation: "namespaces" (bubblewrap)')
+        return isolation
+    mark_not_dumpable()
+    kernel = probe_kernel_layers()
+    if kernel.ok:
+        log.info(FALLBACK_INFO, _fallback_reason(value), " + ".join(kernel.reason.split()))
     else:
-        forced = requested_isolation(value) == "fallback"
-        why = "forced" if forced else f"bubblewrap cannot create namespaces: {probe_namespaces().reason}"
-        log.warning(FALLBACK_WARNING, why)
-        mark_not_dumpable()
+        log.warning(WEAK_WARNING, _fallback_reason(value), kernel.reason)
     return isolation
+
+
+def _fallback_reason(value: str | None) -> str:
+    if requested_isolation(value) == "fallback":
+        return "forced"
+    return f"bubblewrap cannot create namespaces: {probe_namespaces().reason}"
 
 
 @functools.lru_cache(maxsize=1)
