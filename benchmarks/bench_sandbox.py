@@ -2,9 +2,11 @@
 
     python benchmarks/bench_sandbox.py [--runs 20]
 
-Prints p50 and p95 of ``run_sandboxed`` under bubblewrap namespaces (when available) and under the forced
-fallback, and of a bare ``python -I -S`` child that imports z3 and runs the same program without any
-containment; the differences are the sandbox's own cost. Also the trusted decision on exported SMT-LIB
+Prints p50 and p95 of ``run_sandboxed`` under bubblewrap namespaces (when available), under the forced
+fallback with its kernel layers (Landlock + seccomp), under the fallback as it was before them (the layers
+switched off inside this benchmark process only: no option of the sandbox does that), and of a bare
+``python -I -S`` child that imports z3 and runs the same program without any containment; the differences
+are the sandbox's own cost, and fallback minus "no kernel" is what Landlock + seccomp add per run. Also the trusted decision on exported SMT-LIB
 (whitelist + second sandbox), which every Z3Py attempt now pays once. Runs are interleaved so that the
 machine's load hits every variant alike. Exits non-zero if any run gives a wrong result. The figure before
 bubblewrap (issue 10) was 195 ms p50 for the sandboxed run.
@@ -13,15 +15,17 @@ bubblewrap (issue 10) was 195 ms p50 for the sandboxed run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import z3
 
+from white_agents.autoformalizer import sandbox
 from white_agents.autoformalizer.checks import decide_smt2
 from white_agents.autoformalizer.sandbox import run_sandboxed
 from white_agents.autoformalizer.sandbox_isolation import probe_namespaces
@@ -41,14 +45,31 @@ def _p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def _sandboxed(isolation: str) -> Callable[[], float]:
+def _sandboxed(isolation: str, *, kernel_layers: bool = True) -> Callable[[], float]:
     def run() -> float:
-        result = run_sandboxed(PROGRAM, isolation=isolation)
+        if kernel_layers:
+            result = run_sandboxed(PROGRAM, isolation=isolation)
+        else:
+            with _kernel_layers_off():
+                result = run_sandboxed(PROGRAM, isolation=isolation)
         if (result.status, result.stdout, result.isolation) != ("ok", "sat\n", isolation):
             sys.exit(f"bench_sandbox: wrong result under {isolation}: {result}")
+        if isolation == "fallback" and kernel_layers != ("seccomp" in result.layers):
+            sys.exit(f"bench_sandbox: kernel layers not as asked: {result.layers}")
         return result.time_ms
 
     return run
+
+
+@contextlib.contextmanager
+def _kernel_layers_off() -> Iterator[None]:
+    """The fallback as it was before Landlock + seccomp, for the comparison only."""
+    original = sandbox._kernel_layers
+    sandbox._kernel_layers = lambda mode: "off"  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sandbox._kernel_layers = original  # type: ignore[assignment]
 
 
 def _bare(z3_dir: str) -> Callable[[], float]:
@@ -59,6 +80,25 @@ def _bare(z3_dir: str) -> Callable[[], float]:
         return (time.monotonic() - start) * 1000
 
     return run
+
+
+SETUP_PROBE = """
+import ctypes, sys, time  # the bootstrap has ctypes already
+start = time.perf_counter()
+sys.path.insert(0, sys.argv[1])
+import landlock, seccomp
+landlock.restrict(sys.argv[2:], [])
+seccomp.install()
+print((time.perf_counter() - start) * 1000)
+"""
+"""Times what the bootstrap adds for the kernel layers: importing the two modules, Landlock, seccomp."""
+
+
+def _layer_setup(read: list[str]) -> float:
+    """Milliseconds the kernel layers take inside a child (no spawn or load noise around them)."""
+    here = str(Path(sandbox.__file__).parent)
+    argv = [sys.executable, "-I", "-S", "-B", "-c", SETUP_PROBE, here, *read]
+    return float(subprocess.run(argv, check=True, capture_output=True, text=True).stdout)
 
 
 def _decision() -> Callable[[], float]:
@@ -89,6 +129,7 @@ def main() -> int:
     else:
         print(f"namespaces unavailable: {probe.reason}")
     variants["fallback"] = _sandboxed("fallback")
+    variants["no kernel"] = _sandboxed("fallback", kernel_layers=False)
     variants["bare child"] = _bare(str(Path(z3.__file__).parent.parent))
     variants["decision"] = _decision()
     for run in variants.values():
@@ -100,6 +141,18 @@ def main() -> int:
     print(f"runs: {args.runs} each, interleaved; before bubblewrap: sandboxed p50 {BASELINE_P50_MS:.0f} ms")
     for name, values in times.items():
         print(f"{name:>11}: p50 {statistics.median(values):7.1f} ms   p95 {_p95(values):7.1f} ms")
+    kernel = [a - b for a, b in zip(times["fallback"], times["no kernel"], strict=True)]
+    print(
+        f"{'kernel':>11}: Landlock + seccomp add p50 {statistics.median(kernel):+7.1f} ms   "
+        f"p95 {_p95(kernel):+7.1f} ms (paired, per run)   p50 of the variants "
+        f"{statistics.median(times['fallback']) - statistics.median(times['no kernel']):+7.1f} ms"
+    )
+    read = [p for p in sys.path if p] + ["/lib", "/usr/lib", "/etc/ld.so.cache"]
+    setup = [_layer_setup(read) for _ in range(args.runs)]
+    print(
+        f"{'setup':>11}: Landlock + seccomp inside the child p50 {statistics.median(setup):5.2f} ms   "
+        f"p95 {_p95(setup):5.2f} ms"
+    )
     bare = statistics.median(times["bare child"])
     for name in ("namespaces", "fallback"):
         if name in times:

@@ -58,9 +58,9 @@ def run_attack(
 def test_reading_host_files(tmp_path: Path, open_dir: Path, isolation: str, policy: str):
     """A world-readable file in a world-writable directory and the agent user's own 0600 file.
 
-    Fallback: Landlock refuses the reads (with it off, both leaked as the non-root user; as root, ``nobody``
-    still cannot read the 0600 file); seccomp refuses ``os.system``'s process (off, Landlock refuses the
-    shell's exec)."""
+    Fallback: Landlock refuses the reads (checked by hand: with it off, both leaked as the non-root user;
+    as root ``nobody`` still cannot read the 0600 file); seccomp refuses ``os.system``'s process (with it
+    off, Landlock refuses the shell's exec)."""
     canary = open_dir / "canary.txt"
     canary.write_text("CANARY-" + uuid.uuid4().hex)
     canary.chmod(0o644)
@@ -84,7 +84,8 @@ def test_reading_host_files(tmp_path: Path, open_dir: Path, isolation: str, poli
 
 def test_writing_outside_the_work_dir(tmp_path: Path, open_dir: Path, isolation: str, policy: str):
     """A world-writable directory, and a ``.pth`` in the agent user's ``~/.local`` site-packages (run at the
-    next Python start as that user). Fallback: Landlock (off, both were written as the non-root user)."""
+    next Python start as that user). Fallback: Landlock (checked by hand: with it off, both were written as
+    the non-root user)."""
     target = open_dir / "escaped.txt"
     site = (
         Path.home()
@@ -158,9 +159,9 @@ except OSError as exc:
 
 
 def test_tcp_to_a_host_loopback_listener(tmp_path: Path, isolation: str, policy: str):
-    """Fallback: seccomp refuses ``socket`` and Landlock (ABI >= 4) TCP connect; as root a network
-    namespace holds too. Checked by hand as the non-root user under the emulated Docker profile (no netns):
-    with both kernel layers off the probe connected."""
+    """Fallback: seccomp refuses ``socket`` and Landlock (ABI >= 4) TCP connect; a network namespace, where
+    the kernel allows one, holds too. Checked by hand as the non-root user under the emulated Docker
+    profile (no netns): with both kernel layers off the probe connected; each alone holds."""
     token = uuid.uuid4().hex.encode()
     with loopback_listener() as listener:
         probe = LOOPBACK_PROBE.format(port=listener.port, token=token)
@@ -193,8 +194,8 @@ for address in ({path!r}, {abstract!r}):
 def test_unix_sockets_on_a_host_path_and_abstract(
     tmp_path: Path, open_dir: Path, isolation: str, policy: str
 ):
-    """Fallback: seccomp refuses ``socket`` (off, the path socket was reached as the non-root user); the
-    abstract one is also outside the program's Landlock scope (ABI >= 6) and, as root, its netns."""
+    """Fallback: seccomp refuses ``socket`` (checked by hand: with it off, the path socket was reached);
+    the abstract one is also outside the program's Landlock scope (ABI >= 6) and any netns it has."""
     path = open_dir / "agent.sock"
     abstract = "\0af-" + uuid.uuid4().hex
     with socket.socket(socket.AF_UNIX) as listener, socket.socket(socket.AF_UNIX) as hidden:
@@ -234,8 +235,9 @@ except OSError as exc:
 
 
 def test_setsid_double_fork_orphan_is_dead_when_the_run_returns(tmp_path: Path, isolation: str, policy: str):
-    """Fallback: seccomp refuses the fork; with seccomp off the supervisor (subreaper) still killed the
-    orphan (checked by hand); with both off it outlived the run."""
+    """Fallback: seccomp refuses the fork (with it off the test failed on the output; the supervisor, as
+    subreaper, still killed the orphan — the ``tagged`` check is the supervisor's, under namespaces the
+    PID namespace's)."""
     tag = "orph-" + uuid.uuid4().hex[:8]
     result = run_attack(tmp_path, ORPHAN.format(tag_line=TAG_LINE.format(tag=tag)), policy, isolation)
     assert tagged(tag) == []  # right after the run returned: no wait
@@ -270,7 +272,8 @@ print("supervisor", os.getppid() == supervisor)
 def test_the_program_cannot_kill_or_stop_its_supervisor(tmp_path: Path, isolation: str, policy: str):
     """Fallback: seccomp allows signals only to the program itself, and Landlock's signal scope (ABI >= 6)
     keeps them inside the program's domain, which the supervisor is not in. Checked by hand: with both off
-    the supervisor was stopped and killed (status ``killed``); each alone holds."""
+    the supervisor was stopped and killed (status ``killed``); with seccomp off, Landlock refused every
+    signal to the supervisor, but the group SIGSTOP stopped the program itself (status ``timeout``)."""
     if isolation == "namespaces":
         pytest.skip("the supervisor is the fallback's; under namespaces the PID namespace ends every process")
     result = run_attack(tmp_path, SUPERVISOR_ATTACK, policy, isolation)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 from pathlib import Path
 
 import pytest
@@ -74,7 +73,9 @@ def test_the_decider_sandbox_decides() -> None:
 def test_side_effects_stay_in_the_decider_sandbox(
     tmp_path: Path, open_dir: Path, isolation: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Whitelist bypassed: Z3 parses a file-writing export, but only inside the second sandbox."""
+    """Whitelist bypassed: Z3 parses a file-writing export, but only inside the second sandbox. Fallback
+    as the non-root user: Landlock keeps the decider's Z3 out of the agent's files (checked by hand: with
+    it off, the file was written)."""
     require(isolation)
     # namespaces: even a world-writable host directory is out of reach; fallback: the agent's own files
     target_dir = open_dir if isolation == "namespaces" else tmp_path
@@ -83,12 +84,6 @@ def test_side_effects_stay_in_the_decider_sandbox(
         f'(set-option :regular-output-channel "{target}")\n(echo "import os")\n(assert true)\n(assert true)'
     )
     monkeypatch.setenv("AUTOFORMALIZER_SANDBOX_ISOLATION", isolation)
-    if isolation == "fallback" and os.geteuid() != 0:
-        # documented (docs/sandbox.md): the fallback without root runs the decider as the agent's uid, so
-        # Z3's side effects reach the agent's files; only the whitelist stands in front of them
-        decide_in_sandbox(smt2, 1, timeout_ms=2000)
-        assert target.read_text().strip() == "import os"
-        return
     with pytest.raises(DecisionFailed, match="could not be parsed"):  # Z3 could not open the channel
         decide_in_sandbox(smt2, 1, timeout_ms=2000)
     assert not target.exists()

@@ -1,7 +1,9 @@
 """The sandbox tests once more as an unprivileged user: the Docker images run the agent as non-root, where
 the child has the agent's uid and bubblewrap must make its own user namespace.
 
-Run as root (CI), this re-runs tests/sandbox as uid 65534 (``nobody``). Where the interpreter or the
+Run as root (CI), this re-runs tests/sandbox as uid 65534 (``nobody``), then the fallback's attacks once
+more as ``nobody`` under an emulation of Docker's default seccomp profile (no namespaces: bubblewrap fails
+and ``auto`` resolves to the fallback, as in our images; ``seccomp_jail.py``). Where the interpreter or the
 repository sit under a directory that user cannot enter (e.g. a pyenv under /root), a private mount
 namespace (bubblewrap, privileged) lays a world-readable tmpfs over that directory with only the needed
 trees bound back, read-only; nothing on the host changes. Run as any other user, the suite already ran
@@ -10,6 +12,7 @@ unprivileged, so this test has nothing to add.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -20,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sandbox.cli import ROOT
+from tests.sandbox.cli import CLI, ROOT
 from white_agents.autoformalizer.sandbox_isolation import probe_namespaces
 
 pytestmark = pytest.mark.slow
@@ -69,23 +72,58 @@ def home() -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def test_sandbox_suite_as_an_unprivileged_user(home: Path) -> None:
+def _run_unprivileged(argv: list[str], home: Path) -> subprocess.CompletedProcess[str]:
     if not ROOT:
         pytest.skip("already unprivileged: tests/sandbox ran as this user")
     if shutil.which("setpriv") is None:
         pytest.fail("setpriv (util-linux) is needed to drop to an unprivileged user")
-    argv = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", f"--basetemp={home}/pytest"]
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8"}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    done = subprocess.run(
-        unprivileged([*argv, "tests/sandbox"]),
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
+    return subprocess.run(
+        unprivileged(argv), cwd=REPO, env=env, capture_output=True, text=True, timeout=900, check=False
     )
+
+
+def _pytest(home: Path, *args: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-x",
+        "-p",
+        "no:cacheprovider",
+        f"--basetemp={home}/pytest",
+        *args,
+    ]
+
+
+def _assert_passed(done: subprocess.CompletedProcess[str]) -> None:
     report = done.stdout[-4000:] + done.stderr[-2000:]
     assert done.returncode == 0, report
     assert " passed" in done.stdout and " failed" not in done.stdout, report
+
+
+def test_sandbox_suite_as_an_unprivileged_user(home: Path) -> None:
+    _assert_passed(_run_unprivileged(_pytest(home, "tests/sandbox"), home))
+
+
+JAIL = [sys.executable, "-m", "tests.sandbox.seccomp_jail", "docker", "--"]
+Z3_PROGRAM = "import z3\nx = z3.Int('x')\ns = z3.Solver()\ns.add(x > 2)\nprint(s.check())\n"
+
+
+def test_fallback_attacks_unprivileged_under_the_docker_profile(home: Path) -> None:
+    """``auto`` gives the fallback with both kernel layers there, and every fallback attack is contained
+    with the policy off — with no network namespace to help, as in a container."""
+    program = home / "z3_program.py"
+    program.write_text(Z3_PROGRAM)
+    program.chmod(0o644)
+    auto = _run_unprivileged([*JAIL, *CLI, str(program), "--policy", "off"], home)
+    assert auto.returncode == 0, auto.stderr
+    result = json.loads(auto.stdout)
+    assert (result["status"], result["stdout"], result["isolation"]) == ("ok", "sat\n", "fallback"), result
+    assert "seccomp" in result["layers"] and "netns" not in result["layers"], result
+    assert any(layer.startswith("landlock:") for layer in result["layers"]), result
+    selected = ["-k", "fallback and off or decider or threads or z3py_agent_refuses"]
+    suites = ["tests/sandbox/test_attacks.py", "tests/sandbox/test_kernel_layers.py"]
+    _assert_passed(_run_unprivileged([*JAIL, *_pytest(home, *selected, *suites)], home))
