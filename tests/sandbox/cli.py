@@ -116,3 +116,16 @@ def loopback_listener() -> Iterator[LoopbackListener]:
         sock.bind(("127.0.0.1", 0))
         sock.listen(4)
         yield LoopbackListener(sock)
+
+
+def run_attack(
+    tmp_path: Path, code: str, policy: str, isolation: str, *extra: str, env: dict[str, str] | None = None
+) -> dict[str, Any] | None:
+    """Run an attack through the CLI. With the policy on, check that the static check refused it before
+    it ran and return None; with the policy off (the OS layer alone) return the result."""
+    require(isolation)
+    result = run_cli(tmp_path, code, policy, isolation, *extra, env=env)
+    if policy == "on":
+        assert_policy_refused(result)
+        return None
+    return result

@@ -125,5 +125,8 @@ def test_fallback_attacks_unprivileged_under_the_docker_profile(home: Path) -> N
     assert "seccomp" in result["layers"] and "netns" not in result["layers"], result
     assert any(layer.startswith("landlock:") for layer in result["layers"]), result
     selected = ["-k", "fallback and off or decider or threads or z3py_agent_refuses"]
-    suites = ["tests/sandbox/test_attacks.py", "tests/sandbox/test_kernel_layers.py"]
+    suites = [
+        f"tests/sandbox/{name}.py"
+        for name in ("test_attacks", "test_attacks_processes", "test_kernel_layers")
+    ]
     _assert_passed(_run_unprivileged([*JAIL, *_pytest(home, *selected, *suites)], home))

@@ -83,7 +83,7 @@ def make_app(args: argparse.Namespace, settings: LLMSettings, url: str) -> Starl
 
 
 def _announce_at_startup(app: Starlette) -> None:
-    """Log the sandbox's isolation once logging is set up (the fallback as one warning line)."""
+    """Log the sandbox's isolation once logging is set up (one line; a warning for a weak sandbox)."""
     inner = app.router.lifespan_context
 
     @contextlib.asynccontextmanager
