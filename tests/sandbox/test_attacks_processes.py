@@ -59,7 +59,7 @@ def test_setsid_double_fork_orphan_is_dead_when_the_run_returns(tmp_path: Path, 
 
 
 SUPERVISOR_ATTACK = """
-import ctypes, os, signal, time
+import ctypes, os, resource, signal, time
 libc = ctypes.CDLL(None, use_errno=True)
 supervisor = os.getppid()
 attempts = {
@@ -69,6 +69,9 @@ attempts = {
     "tgkill": lambda: libc.syscall(234, supervisor, supervisor, signal.SIGKILL) == 0 or os.strerror(ctypes.get_errno()),
     "pidfd": lambda: signal.pidfd_send_signal(os.pidfd_open(supervisor), signal.SIGKILL),
     "pdeathsig": lambda: libc.prctl(1, 0, 0, 0, 0) == 0 or "prctl failed",
+    "rlimit": lambda: resource.prlimit(supervisor, resource.RLIMIT_NOFILE, (1, 1)),
+    "sched": lambda: os.sched_setscheduler(supervisor, os.SCHED_IDLE, os.sched_param(0)),
+    "renice": lambda: os.setpriority(os.PRIO_USER, 0, 19),
 }
 for name, attempt in attempts.items():
     try:
@@ -78,21 +81,23 @@ for name, attempt in attempts.items():
 time.sleep(0.3)
 print("supervisor", os.getppid() == supervisor)
 """
-"""Stops and kills its supervisor every way it can, then checks that it still has it as its parent."""
+"""Stops and kills its supervisor every way it can (and lowers its limits and its scheduling), then checks
+that it still has it as its parent."""
 
 
 def test_the_program_cannot_kill_or_stop_its_supervisor(tmp_path: Path, isolation: str, policy: str):
     """Fallback: seccomp allows signals only to the program itself, and Landlock's signal scope (ABI >= 6)
     keeps them inside the program's domain, which the supervisor is not in. Checked by hand: with both off
     the supervisor was stopped and killed (status ``killed``); with seccomp off, Landlock refused every
-    signal to the supervisor, but the group SIGSTOP stopped the program itself (status ``timeout``)."""
+    signal to the supervisor, but the group SIGSTOP stopped the program itself (status ``timeout``). The
+    limit and scheduling calls are seccomp's alone."""
     if isolation == "namespaces":
         pytest.skip("the supervisor is the fallback's; under namespaces the PID namespace ends every process")
     result = run_attack(tmp_path, SUPERVISOR_ATTACK, policy, isolation)
     if result is not None:
         lines = result["stdout"].splitlines()
         assert result["status"] == "ok" and lines[-1] == "supervisor True", result
-        for name in ("stop", "kill", "group-stop", "pidfd"):
+        for name in ("stop", "kill", "group-stop", "pidfd", "rlimit", "sched", "renice"):
             assert f"{name} refused PermissionError" in lines, result
         assert "tgkill Operation not permitted" in lines, result
 

@@ -8,6 +8,8 @@ deny-list filter on every thread of the calling process (and on everything it st
   glibc's ``pthread_create`` falls back to ``clone`` and threads (Z3's included) keep working;
 - ``socket``/``socketpair`` (every family), ``io_uring_*`` (which could open sockets without ``socket``);
 - ``kill``/``tgkill`` except to the process itself, ``tkill``, ``rt_(tg)sigqueueinfo``, the pidfd calls;
+  ``prlimit64`` and ``sched_set*`` except on itself, ``setpriority``/``ioprio_set`` (which reach every
+  process of the uid), ``migrate_pages``/``move_pages`` — the supervisor and the agent share its uid;
 - ``ptrace``, ``process_vm_readv``/``writev``, ``kcmp``; ``keyctl``/``add_key``/``request_key``, ``bpf``,
   ``userfaultfd``, ``perf_event_open``; ``unshare``/``setns``, ``mount`` and the new mount API,
   ``pivot_root``, ``chroot``; module and kexec loading, ``reboot``, ``swapon``/``off``, ``acct``,
@@ -88,16 +90,30 @@ SYSCALLS = {
     "name_to_handle_at": (303, 264),
     "open_by_handle_at": (304, 265),
     "truncate": (76, 45),
+    "prlimit64": (302, 261),
+    "sched_setaffinity": (203, 122),
+    "sched_setscheduler": (144, 119),
+    "sched_setparam": (142, 118),
+    "sched_setattr": (314, 274),
+    "setpriority": (141, 140),
+    "ioprio_set": (251, 30),
+    "migrate_pages": (256, 238),
+    "move_pages": (279, 239),
     "seccomp": (317, 277),
 }
 OWN_PROCESS_ONLY = ("kill", "tgkill")
 """Allowed only when the first argument is the filtered process's own pid (e.g. glibc's ``abort``)."""
+SELF_ONLY = ("prlimit64", "sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr")
+"""Allowed only on the process itself (first argument 0 or its own pid): otherwise a program could lower
+the limits or the scheduling of the supervisor or the agent, which share its uid."""
 THREADS_ONLY = ("clone",)
 """Allowed only to make a thread: ``CLONE_THREAD`` set and no ``CLONE_NEW*`` flag."""
 ENOSYS_CALLS = ("clone3",)
 """Answered ENOSYS, so that libc falls back to a call the filter can inspect."""
 DENIED = tuple(
-    name for name in SYSCALLS if name not in (*OWN_PROCESS_ONLY, *THREADS_ONLY, *ENOSYS_CALLS, "seccomp")
+    name
+    for name in SYSCALLS
+    if name not in (*OWN_PROCESS_ONLY, *SELF_ONLY, *THREADS_ONLY, *ENOSYS_CALLS, "seccomp")
 )
 """Always refused with EPERM."""
 
@@ -156,6 +172,9 @@ def program(arch: str, own_pid: int) -> list[tuple[int, int, int, int]]:
     for name in OWN_PROCESS_ONLY:
         code += [(JEQ, 0, 4, number[name]), (LD_ABS_W, 0, 0, ARG0_OFFSET)]
         code += [(JEQ, 0, 1, own_pid), (RET, 0, 0, RET_ALLOW), (RET, 0, 0, eperm)]
+    for name in SELF_ONLY:
+        code += [(JEQ, 0, 5, number[name]), (LD_ABS_W, 0, 0, ARG0_OFFSET), (JEQ, 2, 0, 0)]
+        code += [(JEQ, 1, 0, own_pid), (RET, 0, 0, eperm), (RET, 0, 0, RET_ALLOW)]
     for name in THREADS_ONLY:
         code += [(JEQ, 0, 5, number[name]), (LD_ABS_W, 0, 0, ARG0_OFFSET)]
         code += [(JSET, 0, 2, CLONE_THREAD), (JSET, 1, 0, CLONE_NEW_ANY), (RET, 0, 0, RET_ALLOW)]
