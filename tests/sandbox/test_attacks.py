@@ -13,6 +13,8 @@ an emulated Docker seccomp profile (test_unprivileged.py).
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import json
 import os
 import socket
@@ -241,6 +243,35 @@ def test_rewriting_another_runs_files(tmp_path: Path, isolation: str, policy: st
         assert '"status": "ok"' in out and "hits []" in out, out
     else:
         assert '"status": "forbidden"' in out and '"returncode": null' in out, out
+
+
+def _sysv_segments() -> dict[int, int]:
+    """The host's System V shared memory segments: key -> id (from /proc/sysvipc/shm)."""
+    lines = Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
+    return {int(line.split()[0]): int(line.split()[1]) for line in lines}
+
+
+def test_system_v_shared_memory_does_not_persist(tmp_path: Path, isolation: str, policy: str):
+    """A System V segment outlives its creator and is shared by the uid: a channel between runs.
+    Namespaces: the IPC namespace ends with the run. Fallback: seccomp refuses ``shmget`` (checked by
+    hand: with it off, the segment was left on the host)."""
+    key = 0x5AF00000 + uuid.uuid4().int % 0xFFFF
+    code = f"""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    print("shmget", libc.shmget({key}, 4096, 0o1000 | 0o600), ctypes.get_errno())
+    """
+    try:
+        result = run_attack(tmp_path, code, policy, isolation)
+        left = key in _sysv_segments()
+    finally:
+        if key in _sysv_segments():
+            ctypes.CDLL(None).shmctl(_sysv_segments()[key], 0, None)  # IPC_RMID
+    assert not left, result
+    if result is not None:
+        assert result["status"] == "ok", result
+        if isolation == "fallback":
+            assert result["stdout"] == f"shmget -1 {errno.EPERM}\n", result
 
 
 def test_dev_shm_does_not_persist(tmp_path: Path, isolation: str, policy: str):

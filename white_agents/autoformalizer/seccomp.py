@@ -14,6 +14,8 @@ deny-list filter on every thread of the calling process (and on everything it st
   ``userfaultfd``, ``perf_event_open``; ``unshare``/``setns``, ``mount`` and the new mount API,
   ``pivot_root``, ``chroot``; module and kexec loading, ``reboot``, ``swapon``/``off``, ``acct``,
   ``quotactl``, ``syslog``, ``iopl``/``ioperm``; ``name_to_handle_at``/``open_by_handle_at``;
+- System V IPC (``shm*``, ``sem*``, ``msg*``) and POSIX message queues (``mq_*``): without an IPC
+  namespace they outlive the run and are shared by every process of the uid;
 - ``truncate`` by path (Landlock before ABI 3 does not cover it; ``ftruncate`` on a file opened for
   writing stays, Landlock decides who may open it).
 
@@ -90,6 +92,25 @@ SYSCALLS = {
     "name_to_handle_at": (303, 264),
     "open_by_handle_at": (304, 265),
     "truncate": (76, 45),
+    # System V IPC and POSIX message queues outlive the run and are shared by the uid (no IPC namespace).
+    "shmget": (29, 194),
+    "shmat": (30, 196),
+    "shmctl": (31, 195),
+    "shmdt": (67, 197),
+    "semget": (64, 190),
+    "semop": (65, 193),
+    "semctl": (66, 191),
+    "semtimedop": (220, 192),
+    "msgget": (68, 186),
+    "msgsnd": (69, 189),
+    "msgrcv": (70, 188),
+    "msgctl": (71, 187),
+    "mq_open": (240, 180),
+    "mq_unlink": (241, 181),
+    "mq_timedsend": (242, 182),
+    "mq_timedreceive": (243, 183),
+    "mq_notify": (244, 184),
+    "mq_getsetattr": (245, 185),
     "prlimit64": (302, 261),
     "sched_setaffinity": (203, 122),
     "sched_setscheduler": (144, 119),
