@@ -56,6 +56,7 @@ import landlock, seccomp
 layers = [landlock.restrict([], []), seccomp.install()]
 try:
     socket.socket()
+    sys.exit("the seccomp filter did not refuse socket()")
 except OSError:
     print(" ".join(layers))
 """
