@@ -10,7 +10,16 @@ import z3
 
 from green_agent.logic.entailment import Verdict
 from tests.sandbox.cli import ISOLATIONS, require
-from white_agents.autoformalizer.smt_whitelist import MAX_SMT2_BYTES, SmtRejected, check_smt2
+from white_agents.autoformalizer.smt_whitelist import (
+    MAX_BITVEC_LITERAL_BITS,
+    MAX_DEPTH,
+    MAX_EXPONENT,
+    MAX_INDEX,
+    MAX_NUMERAL_DIGITS,
+    MAX_SMT2_BYTES,
+    SmtRejected,
+    check_smt2,
+)
 from white_agents.autoformalizer.trusted_decider import DecisionFailed, decide_in_sandbox
 
 
@@ -52,7 +61,6 @@ def test_what_z3_exports_is_accepted() -> None:
         ("()", "')' is not allowed"),
         ("x (assert true)", "outside any command"),
         ("(assert (not \x00))", "not allowed"),
-        ("(assert " + "(not " * 300 + "true" + ")" * 301, "deeper"),
         ("(assert true)" * (MAX_SMT2_BYTES // 13 + 1), "too large"),
     ],
 )
@@ -60,6 +68,103 @@ def test_refused(text: str, fragment: str) -> None:
     with pytest.raises(SmtRejected) as refused:
         check_smt2(text)
     assert fragment in str(refused.value)
+
+
+def nested(depth: int) -> str:
+    """An assert whose deepest parenthesis is at ``depth`` (the assert's own counts)."""
+    return "(assert " + "(not " * (depth - 1) + "true" + ")" * depth
+
+
+@pytest.mark.parametrize(
+    ("at_limit", "over_limit", "fragment"),
+    [
+        (nested(MAX_DEPTH), nested(MAX_DEPTH + 1), f"deeper than {MAX_DEPTH}"),
+        (
+            f"(declare-fun v () (_ BitVec {MAX_INDEX}))",
+            f"(declare-fun v () (_ BitVec {MAX_INDEX + 1}))",
+            f"index {MAX_INDEX + 1} of an indexed identifier",
+        ),
+        (
+            f"(assert (= ((_ repeat {MAX_INDEX}) v) w))",
+            f"(assert (= ((_ repeat {MAX_INDEX + 1}) v) w))",
+            f"index {MAX_INDEX + 1}",
+        ),
+        (
+            f"(assert (= ((_ zero_extend {MAX_INDEX}) v) w))",
+            f"(assert (= ((_ zero_extend {MAX_INDEX + 1}) v) w))",
+            f"index {MAX_INDEX + 1}",
+        ),
+        (
+            f"(assert (= v (_ bv{'9' * MAX_NUMERAL_DIGITS} 8)))",
+            f"(assert (= v (_ bv{'9' * (MAX_NUMERAL_DIGITS + 1)} 8)))",
+            f"has {MAX_NUMERAL_DIGITS + 1} digits",
+        ),
+        (
+            f"(assert (= v #b{'1' * MAX_BITVEC_LITERAL_BITS}))",
+            f"(assert (= v #b{'1' * (MAX_BITVEC_LITERAL_BITS + 1)}))",
+            f"literal of {MAX_BITVEC_LITERAL_BITS + 1} bits",
+        ),
+        (
+            f"(assert (= v #x{'f' * (MAX_BITVEC_LITERAL_BITS // 4)}))",
+            f"(assert (= v #x{'f' * (MAX_BITVEC_LITERAL_BITS // 4 + 1)}))",
+            f"literal of {MAX_BITVEC_LITERAL_BITS + 4} bits",
+        ),
+        (
+            f"(assert (> n {'9' * MAX_NUMERAL_DIGITS}))",
+            f"(assert (> n {'9' * (MAX_NUMERAL_DIGITS + 1)}))",
+            f"numeral has {MAX_NUMERAL_DIGITS + 1} digits",
+        ),
+        (
+            f"(assert (> r 0.{'5' * (MAX_NUMERAL_DIGITS - 1)}))",
+            f"(assert (> r 0.{'5' * MAX_NUMERAL_DIGITS}))",
+            f"numeral has {MAX_NUMERAL_DIGITS + 1} digits",
+        ),
+        (
+            f"(assert (> (^ 1000 {MAX_EXPONENT}) n))",
+            f"(assert (> (^ 1000 {MAX_EXPONENT + 1}) n))",
+            f"operand {MAX_EXPONENT + 1} of '^'",
+        ),
+        (
+            f"(assert (> (^ 2.0 {MAX_EXPONENT}.0) r))",
+            f"(assert (> (^ 2.0 {MAX_EXPONENT}.5) r))",
+            f"operand {MAX_EXPONENT}.5 of '^'",
+        ),
+    ],
+    ids=[
+        "depth",
+        "bitvec-width",
+        "repeat",
+        "zero-extend",
+        "bv-value",
+        "bin",
+        "hex",
+        "int",
+        "decimal",
+        "pow",
+        "pow-real",
+    ],
+)
+def test_resource_bombs_are_refused_at_their_bound(at_limit: str, over_limit: str, fragment: str) -> None:
+    """Each bound accepts its limit and refuses one more, naming what was too big; a base of ``^``
+    (its first operand) is not an exponent. Checked by hand: with ``_check_number`` returning at once
+    every over-limit case but the depth one is accepted."""
+    assert check_smt2(at_limit) == at_limit.count("(assert")
+    with pytest.raises(SmtRejected) as refused:
+        check_smt2(over_limit)
+    assert fragment in str(refused.value)
+
+
+def test_the_bombs_z3_would_build_are_what_is_bounded() -> None:
+    """The width and the numeral refused above are written the same way by Z3's own export."""
+    for formula, fragment in [
+        (z3.BitVec("v", MAX_INDEX + 1) == 1, f"index {MAX_INDEX + 1}"),
+        (z3.Int("n") > 10**MAX_NUMERAL_DIGITS, f"{MAX_NUMERAL_DIGITS + 1} digits"),
+    ]:
+        solver = z3.Solver()
+        solver.add(formula)
+        with pytest.raises(SmtRejected) as refused:
+            check_smt2(solver.sexpr())
+        assert fragment in str(refused.value)
 
 
 def test_the_decider_sandbox_decides() -> None:
