@@ -31,8 +31,8 @@ def test_image_rules(path: Path) -> None:
         "USER must be numeric (runtimes check non-root by uid)"
     )
     health = docker.one("HEALTHCHECK")
-    assert docker.exec_form("HEALTHCHECK") == ["python", "-m", "green_agent.healthcheck"], health
-    assert docker.exec_form("ENTRYPOINT")[:2] == ["python", "-m"]
+    assert docker.exec_form("HEALTHCHECK") == ["python", "-s", "-m", "green_agent.healthcheck"], health
+    assert docker.exec_form("ENTRYPOINT")[:3] == ["python", "-s", "-m"]
     assert "--port" not in docker.exec_form("CMD"), (
         "the port comes from AGENT_PORT, shared with the health check"
     )
@@ -56,13 +56,49 @@ def test_image_rules(path: Path) -> None:
 @pytest.mark.parametrize("path", DOCKERFILES, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
 def test_green_images_write_only_to_their_run_directory(path: Path) -> None:
     docker = Dockerfile.read(path)
-    is_green = docker.exec_form("ENTRYPOINT")[2] == "green_agent"
+    is_green = docker.exec_form("ENTRYPOINT")[3] == "green_agent"
     run_dir = docker.env().get("AGENTBEATS_RUN_DIR")
     assert (run_dir is not None) == is_green
     if is_green:
         assert run_dir.startswith("/") and not run_dir.startswith("/app")
         user = docker.one("USER").split(":")[0]
         assert any(f"install -d -o {user}" in r and run_dir in r for r in docker.all("RUN"))
+
+
+def interpreter_flags(argv: list[str]) -> list[str]:
+    """The options between ``python`` and ``-m`` of an exec form."""
+    assert argv[0] == "python" and "-m" in argv, argv
+    return argv[1 : argv.index("-m")]
+
+
+@pytest.mark.parametrize("path", DOCKERFILES, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
+def test_nothing_the_agent_user_can_write_is_on_a_python_path(path: Path) -> None:
+    """A sandboxed program runs as the image's uid in the fallback; a ``.pth`` file it drops in its user
+    site, or a module on a path it can write, would run in the next Python the image starts (the health
+    check, every 10 s) with the agent's API key in its environment (issue #27)."""
+    docker = Dockerfile.read(path)
+    env = docker.env()
+    uid = docker.one("USER").split(":")[0]
+    assert env.get("PYTHONNOUSERSITE") == "1", "user site-packages must be off for every Python started"
+    for instruction in ("ENTRYPOINT", "HEALTHCHECK"):
+        assert "-s" in interpreter_flags(docker.exec_form(instruction)), f"{instruction} without python -s"
+    assert not {"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE"} & env.keys()
+    # HOME exists, belongs to root and is read-only for the agent (no ~/.local, no ~/.config to plant)
+    home = env["HOME"]
+    runs = " ".join(docker.all("RUN"))
+    assert "--create-home" not in runs and f"--no-create-home --home-dir {home} --uid {uid}" in runs
+    assert f"install -d -m 0755 -o root -g root {home}" in runs
+    # everything is built as root: USER comes after the last RUN and COPY, and no COPY hands files over
+    words = [word for word, _ in docker.instructions]
+    assert words.index("USER") > max(i for i, w in enumerate(words) if w in ("RUN", "COPY", "WORKDIR"))
+    assert not any("--chown" in args for args in docker.all("COPY"))
+    # the only thing given to the agent's uid is the green agent's run directory, off every sys.path
+    handed_over = re.findall(rf"(?:-o {uid}\b|chown)[^&]*", runs)
+    run_dir = env.get("AGENTBEATS_RUN_DIR")
+    assert all(run_dir and h.rstrip().endswith(run_dir) for h in handed_over), handed_over
+    assert docker.one("WORKDIR") == "/app"  # sys.path[0] under ``python -m``: root-owned copies
+    if run_dir:
+        assert not run_dir.startswith(("/app", "/usr", home))
 
 
 def test_dockerignore_keeps_local_state_out() -> None:

@@ -2,7 +2,8 @@
 #   -e LLM_MODEL=gemini/gemini-2.5-flash -e LLM_API_KEY=...   (or the provider's own variable)
 # Build from the repository root (the images are linux/amd64, as AgentBeats runs them):
 #   docker build --platform linux/amd64 -f scenarios/anomaly/docker/llm.Dockerfile -t agentified-anomaly-llm .
-# Runs as uid 10001 in a root-owned /app; the only writable place it needs is its home and /tmp.
+# Runs as uid 10001 in a root-owned /app; the only place it writes is /tmp. Its HOME is root-owned and
+# user site-packages are off (PYTHONNOUSERSITE=1, python -s): nothing it can write is ever imported.
 # The health check fetches the agent card on $AGENT_PORT, which is also the default --port.
 # Amber runs the image with the full command from scenarios/anomaly/amber/llm.json5.
 FROM python:3.11.16-slim-bookworm
@@ -11,6 +12,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PYTHONNOUSERSITE=1 \
     LITELLM_LOCAL_MODEL_COST_MAP=True
 
 WORKDIR /app
@@ -22,12 +24,14 @@ COPY white_agents ./white_agents
 COPY scenarios ./scenarios
 RUN pip install --no-cache-dir --no-deps . \
     && rm -rf build ./*.egg-info \
-    && useradd --no-log-init --create-home --uid 10001 --user-group agent
+    && useradd --no-log-init --no-create-home --home-dir /home/agent --uid 10001 --user-group agent \
+    && install -d -m 0755 -o root -g root /home/agent
 
 USER 10001:10001
-ENV AGENT_PORT=9009
+ENV AGENT_PORT=9009 \
+    HOME=/home/agent
 EXPOSE 9009
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
-    CMD ["python", "-m", "green_agent.healthcheck"]
-ENTRYPOINT ["python", "-m", "white_agents.anomaly_llm"]
+    CMD ["python", "-s", "-m", "green_agent.healthcheck"]
+ENTRYPOINT ["python", "-s", "-m", "white_agents.anomaly_llm"]
 CMD ["--host", "0.0.0.0"]

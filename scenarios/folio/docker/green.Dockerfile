@@ -3,7 +3,8 @@
 # Build from the repository root (the images are linux/amd64, as AgentBeats runs them):
 #   docker build --platform linux/amd64 -f scenarios/folio/docker/green.Dockerfile -t agentified-green .
 # Runs as uid 10001 in a root-owned /app; the only place it writes is $AGENTBEATS_RUN_DIR
-# (/var/lib/agentified/runs: the journals that let a repeated assessment resume).
+# (/var/lib/agentified/runs: the journals that let a repeated assessment resume). Its HOME is root-owned
+# and user site-packages are off (PYTHONNOUSERSITE=1, python -s): nothing it can write is ever imported.
 # The health check fetches the agent card on $AGENT_PORT, which is also the default --port.
 # Amber runs the image with the full command from scenarios/folio/amber/green.json5.
 FROM python:3.11.16-slim-bookworm
@@ -12,6 +13,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PYTHONNOUSERSITE=1 \
     LITELLM_LOCAL_MODEL_COST_MAP=True \
     AGENTBEATS_RUN_DIR=/var/lib/agentified/runs \
     AGENTBEATS_MANIFEST=/app/scenarios/folio/manifest.toml \
@@ -26,13 +28,15 @@ COPY white_agents ./white_agents
 COPY scenarios ./scenarios
 RUN pip install --no-cache-dir --no-deps . \
     && rm -rf build ./*.egg-info \
-    && useradd --no-log-init --create-home --uid 10001 --user-group agent \
+    && useradd --no-log-init --no-create-home --home-dir /home/agent --uid 10001 --user-group agent \
+    && install -d -m 0755 -o root -g root /home/agent \
     && install -d -o 10001 -g 10001 /var/lib/agentified/runs
 
 USER 10001:10001
-ENV AGENT_PORT=9009
+ENV AGENT_PORT=9009 \
+    HOME=/home/agent
 EXPOSE 9009
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
-    CMD ["python", "-m", "green_agent.healthcheck"]
-ENTRYPOINT ["python", "-m", "green_agent"]
+    CMD ["python", "-s", "-m", "green_agent.healthcheck"]
+ENTRYPOINT ["python", "-s", "-m", "green_agent"]
 CMD ["--host", "0.0.0.0"]

@@ -1,7 +1,8 @@
 # Reference white agent: decides from the gold FOL the assessor exposes (no LLM, no key).
 # Build from the repository root (the images are linux/amd64, as AgentBeats runs them):
 #   docker build --platform linux/amd64 -f scenarios/folio/docker/reference.Dockerfile -t agentified-reference .
-# Runs as uid 10001 in a root-owned /app; the only writable place it needs is its home and /tmp.
+# Runs as uid 10001 in a root-owned /app; the only place it writes is /tmp. Its HOME is root-owned and
+# user site-packages are off (PYTHONNOUSERSITE=1, python -s): nothing it can write is ever imported.
 # The health check fetches the agent card on $AGENT_PORT, which is also the default --port.
 # Amber runs the image with the full command from scenarios/folio/amber/reference.json5.
 FROM python:3.11.16-slim-bookworm
@@ -10,6 +11,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PYTHONNOUSERSITE=1 \
     LITELLM_LOCAL_MODEL_COST_MAP=True
 
 WORKDIR /app
@@ -21,12 +23,14 @@ COPY white_agents ./white_agents
 COPY scenarios ./scenarios
 RUN pip install --no-cache-dir --no-deps . \
     && rm -rf build ./*.egg-info \
-    && useradd --no-log-init --create-home --uid 10001 --user-group agent
+    && useradd --no-log-init --no-create-home --home-dir /home/agent --uid 10001 --user-group agent \
+    && install -d -m 0755 -o root -g root /home/agent
 
 USER 10001:10001
-ENV AGENT_PORT=9009
+ENV AGENT_PORT=9009 \
+    HOME=/home/agent
 EXPOSE 9009
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
-    CMD ["python", "-m", "green_agent.healthcheck"]
-ENTRYPOINT ["python", "-m", "white_agents.reference"]
+    CMD ["python", "-s", "-m", "green_agent.healthcheck"]
+ENTRYPOINT ["python", "-s", "-m", "white_agents.reference"]
 CMD ["--host", "0.0.0.0"]
