@@ -25,12 +25,30 @@ from white_agents.autoformalizer.sandbox_policy import DEFAULT_ALLOWED, check_co
         ("try:\n    1/0\nexcept Exception as e:\n    e.__traceback__.tb_frame.f_globals", 4, "attribute"),
         ("print(__builtins__)", 1, "'__builtins__'"),
         # class patterns read attributes without an Attribute node (the issue's eight-line escape)
-        ("import z3\nmatch z3:\n    case object(sys=S, os=O):\n        pass", 3, "'sys' (a module)"),
+        ("import z3\nmatch z3.Solver:\n    case object(sys=S, os=O):\n        pass", 3, "'sys' (a module)"),
         (
             "import z3\nmatch z3.Solver:\n    case object(__init__=I, __globals__=G):\n        pass",
             3,
             "'__globals__'",
         ),
+        # issue #27's gadget families, in the variants the static check now names
+        (
+            "import collections\nx = collections",
+            2,
+            "module 'collections' may only be used as collections.<name>",
+        ),
+        ("import collections\nclass A:\n    pass\nA.m(collections)", 4, "may only be used as"),
+        ("import json\njson.codecs.lookup", 2, "json.codecs is a module off the allowlist"),
+        ("from z3 import *\ncopy.deepcopy(1)", 2, "use of module 'copy' is not allowed"),
+        ("import re._compiler", 1, "private module 're._compiler'"),
+        ("from typing import _eval_type", 1, "private name '_eval_type'"),
+        ("from typing import get_type_hints", 1, "'get_type_hints'"),
+        ("import typing\nf = typing.ForwardRef('x')", 2, "'ForwardRef'"),
+        ("import functools\n@functools.singledispatch\ndef f(x):\n    pass", 2, "'singledispatch'"),
+        ("import typing\nx: typing.List['collections._sys'] = []", 2, "string annotations"),
+        ("def f() -> 'evil':\n    pass", 1, "string annotations"),
+        ("class A:\n    def m(self):\n        return self._evaluate(None, None, None)", 3, "'_evaluate'"),
+        ("match 1:\n    case object(_x=X):\n        pass", 2, "private attribute '_x'"),
     ],
 )
 def test_refused(code: str, line: int, fragment: str) -> None:
@@ -48,6 +66,13 @@ def test_refused(code: str, line: int, fragment: str) -> None:
         "class A:\n    def __init__(self):\n        super().__init__()\n",
         "if __name__ == '__main__':\n    print(__doc__)",
         "from z3 import *\ns = Solver()\nprint(s.check())",
+        # ordinary code the new rules must leave alone
+        "import collections.abc\nprint(isinstance({}, collections.abc.Mapping))",
+        "from collections import namedtuple\nP = namedtuple('P', 'x y')",
+        "class A:\n    def __init__(self):\n        self._memo = {}\na = A()\nprint(a._memo)",
+        "d = {'a': 1}.copy()\nprint('{:.2f} {name}'.format(1.5, name='x'))",
+        "import z3\nx: z3.ExprRef = z3.Int('x')\ndef f(y: int) -> z3.BoolRef:\n    return x > y",
+        "import re\nm = re.compile('a+').match('aa')",
     ],
 )
 def test_accepted(code: str) -> None:

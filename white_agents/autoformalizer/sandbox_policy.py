@@ -1,17 +1,20 @@
 """Static check of LLM-written Z3Py before it runs: imports on an allowlist, no dynamic-code builtins.
 
 This is the first and cheapest layer of the sandbox (see docs/sandbox.md). It is deliberately pragmatic:
-it rejects the obvious ways out (``import os``, ``eval``, ``__subclasses__``, frame walking) so that the
-self-repair loop gets a precise message, while the real containment is done at run time by the audit hook
-and the operating system. Passing this check does not make code safe.
+it rejects the known ways out (``import os``, ``eval``, ``__subclasses__``, frame walking, the globals of
+allow-listed modules, evaluated string annotations, attributes named by strings) so that the self-repair
+loop gets a precise message, while the real containment is done by the operating system. Passing this
+check does not make code safe.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from green_agent import ast_guard
+from white_agents.autoformalizer.sandbox_policy_scope import ProgramScope, is_dunder, is_private
 
 DEFAULT_ALLOWED: frozenset[str] = frozenset(
     {
@@ -135,6 +138,24 @@ FRAME_ATTRIBUTES: frozenset[str] = frozenset(
 )
 """Attributes that walk frames and code objects (ways to reach the bootstrap's globals)."""
 
+STRING_GADGETS: frozenset[str] = frozenset(
+    {
+        "get_type_hints",
+        "ForwardRef",
+        "singledispatch",
+        "singledispatchmethod",
+        "attrgetter",
+        "methodcaller",
+        "format_map",
+    }
+)
+"""Callables that turn strings into code or attribute reads past the check: ``typing.get_type_hints``
+evaluates string annotations and ``ForwardRef``s (``functools.singledispatch``'s ``register`` calls it),
+``operator.attrgetter('__globals__')`` reads any attribute, ``format_map`` reads attributes in fields."""
+
+_FORMAT_FIELD_ATTRIBUTE = re.compile(r"\{[^{}!:]*\.\s*_")
+"""A ``str.format`` field reading a private or special attribute: ``'{0.__globals__}'``."""
+
 
 @dataclass(frozen=True)
 class Violation:
@@ -159,11 +180,11 @@ def check_code(
     Raises SyntaxError (or ValueError for NUL bytes on Python < 3.12) when the code does not parse.
     """
     tree = _parse(code, filename)
-    found: list[Violation] = []
     allowed = allowed_imports | ALWAYS_ALLOWED
-    leaked = LEAKED_MODULE_NAMES - allowed
+    program = ProgramScope.of(tree, allowed, LEAKED_MODULE_NAMES - allowed)
+    found: list[Violation] = []
     for node in ast.walk(tree):
-        message = _node_violation(node, allowed, leaked)
+        message = _node_violation(node, program) or program.violation(node)
         if message is not None:
             found.append(Violation(getattr(node, "lineno", 0), getattr(node, "col_offset", 0), message))
     if not found:
@@ -187,44 +208,78 @@ def imported_modules(code: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def _node_violation(node: ast.AST, allowed: frozenset[str], leaked: frozenset[str]) -> str | None:
+def _node_violation(node: ast.AST, program: ProgramScope) -> str | None:
+    allowed, leaked = program.allowed, program.leaked
     if isinstance(node, ast.Import):
         for alias in node.names:
             parts = alias.name.split(".")
             if parts[0] not in allowed or leaked.intersection(parts[1:]):
                 return f"import of {alias.name!r} is not allowed (allowed: {', '.join(sorted(allowed))})"
+            if any(p.startswith("_") for p in parts):
+                return f"import of private module {alias.name!r} is not allowed"
     elif isinstance(node, ast.ImportFrom):
         if node.level:
             return "relative imports are not allowed"
         parts = (node.module or "").split(".")
         if parts[0] not in allowed or leaked.intersection(parts[1:]):
             return f"import from {node.module!r} is not allowed (allowed: {', '.join(sorted(allowed))})"
+        if any(p.startswith("_") for p in parts[1:]):
+            return f"import from private module {node.module!r} is not allowed"
         for alias in node.names:
-            if alias.name in leaked or alias.name in BANNED_NAMES:
+            if alias.name in leaked or alias.name in BANNED_NAMES or alias.name in STRING_GADGETS:
                 return f"import of {alias.name!r} from {node.module!r} is not allowed"
+            if is_private(alias.name):
+                return f"import of private name {alias.name!r} from {node.module!r} is not allowed"
     elif isinstance(node, ast.Name):
         if node.id in BANNED_NAMES:
             return f"use of {node.id!r} is not allowed"
+        if node.id in STRING_GADGETS:
+            return _gadget_message(node.id)
         if node.id in leaked:
             return f"use of module {node.id!r} is not allowed"
-        if _is_dunder(node.id) and node.id not in SAFE_DUNDERS:
+        if is_dunder(node.id) and node.id not in SAFE_DUNDERS:
             return f"use of {node.id!r} is not allowed"
     elif isinstance(node, ast.Attribute):
         return _attribute_violation(node.attr, leaked)
     elif isinstance(node, ast.MatchClass):  # ``case object(os=O)`` reads attributes without an Attribute node
-        return next(filter(None, (_attribute_violation(a, leaked) for a in node.kwd_attrs)), None)
+        for attr in node.kwd_attrs:
+            message = _attribute_violation(attr, leaked)
+            if message is None and is_private(attr):
+                message = f"private attribute {attr!r} is not allowed in a class pattern"
+            if message is not None:
+                return message
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign, ast.arg)):
+        return _string_annotation(node)
+    elif (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and _FORMAT_FIELD_ATTRIBUTE.search(node.value)
+    ):
+        return "format fields that read private or special attributes ('{0.__x__}') are not allowed"
     return None
+
+
+def _string_annotation(node: ast.AST) -> str | None:
+    """``typing.get_type_hints`` evaluates string annotations as code, out of the check's sight."""
+    function = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    annotation = node.returns if function else node.annotation  # type: ignore[attr-defined]
+    parts = ast.walk(annotation) if annotation is not None else ()
+    if any(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in parts):
+        return "string annotations are not allowed (typing evaluates them as code)"
+    return None
+
+
+def _gadget_message(name: str) -> str:
+    return f"use of {name!r} is not allowed (it evaluates strings or reads attributes named by strings)"
 
 
 def _attribute_violation(attr: str, leaked: frozenset[str]) -> str | None:
-    if _is_dunder(attr) and attr not in SAFE_DUNDERS:
+    if is_dunder(attr) and attr not in SAFE_DUNDERS:
         return f"attribute {attr!r} is not allowed"
     if attr in FRAME_ATTRIBUTES:
         return f"attribute {attr!r} is not allowed"
+    if attr in STRING_GADGETS:
+        return _gadget_message(attr)
     if attr in leaked:
         return f"attribute {attr!r} (a module) is not allowed"
     return None
-
-
-def _is_dunder(name: str) -> bool:
-    return len(name) > 4 and name.startswith("__") and name.endswith("__")
