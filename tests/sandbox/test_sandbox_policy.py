@@ -49,6 +49,12 @@ from white_agents.autoformalizer.sandbox_policy import DEFAULT_ALLOWED, check_co
         ("def f() -> 'evil':\n    pass", 1, "string annotations"),
         ("class A:\n    def m(self):\n        return self._evaluate(None, None, None)", 3, "'_evaluate'"),
         ("match 1:\n    case object(_x=X):\n        pass", 2, "private attribute '_x'"),
+        # native code out of the audit hook's sight: files and memory
+        ("import z3\ns = z3.Solver()\ns.from_file('/etc/passwd')", 3, "'from_file'"),
+        ("from z3 import *\nopen_log('/tmp/x.pth')", 2, "'open_log'"),
+        ("import z3\nz3.set_param(trace_file_name='/tmp/x')", 2, "'trace_file_name'"),
+        ("import z3\nz3.set_param('sat.drat.file', '/tmp/x')", 2, "'sat.drat.file'"),
+        ("import z3\nt = type(z3.Solver().solver)\nt.from_address(0)", 3, "'from_address'"),
     ],
 )
 def test_refused(code: str, line: int, fragment: str) -> None:
@@ -73,6 +79,7 @@ def test_refused(code: str, line: int, fragment: str) -> None:
         "d = {'a': 1}.copy()\nprint('{:.2f} {name}'.format(1.5, name='x'))",
         "import z3\nx: z3.ExprRef = z3.Int('x')\ndef f(y: int) -> z3.BoolRef:\n    return x > y",
         "import re\nm = re.compile('a+').match('aa')",
+        "import z3\nz3.set_param('timeout', 1000)\nz3.set_option(max_args=10)",
     ],
 )
 def test_accepted(code: str) -> None:

@@ -153,6 +153,32 @@ STRING_GADGETS: frozenset[str] = frozenset(
 evaluates string annotations and ``ForwardRef``s (``functools.singledispatch``'s ``register`` calls it),
 ``operator.attrgetter('__globals__')`` reads any attribute, ``format_map`` reads attributes in fields."""
 
+NATIVE_GADGETS: frozenset[str] = frozenset(
+    {
+        "from_file",
+        "parse_smt2_file",
+        "open_log",
+        "append_log",
+        "Z3_open_log",
+        "Z3_append_log",
+        "Z3_solver_from_file",
+        "Z3_parse_smtlib2_file",
+        "Z3_fixedpoint_from_file",
+        "Z3_optimize_from_file",
+        "from_address",
+        "from_buffer",
+        "from_buffer_copy",
+        "in_dll",
+    }
+)
+"""Z3 and ctypes calls that read or write files or memory in native code, where no audit event sees
+them (``Solver.from_file``, ``open_log``; ctypes' ``from_address`` on a z3 pointer type)."""
+
+_FILE_PARAMETER = re.compile(
+    r"trace[_-]?file|drat\.file|proof[_-]?file|backup[_-]file|assignment[_-]file|smtlib2[_-]log", re.I
+)
+"""Z3 parameters that name a file Z3 writes (``set_param(trace_file_name=...)``, ``"sat.drat.file"``)."""
+
 _FORMAT_FIELD_ATTRIBUTE = re.compile(r"\{[^{}!:]*\.\s*_")
 """A ``str.format`` field reading a private or special attribute: ``'{0.__globals__}'``."""
 
@@ -226,14 +252,14 @@ def _node_violation(node: ast.AST, program: ProgramScope) -> str | None:
         if any(p.startswith("_") for p in parts[1:]):
             return f"import from private module {node.module!r} is not allowed"
         for alias in node.names:
-            if alias.name in leaked or alias.name in BANNED_NAMES or alias.name in STRING_GADGETS:
+            if alias.name in leaked or alias.name in BANNED_NAMES or alias.name in _GADGETS:
                 return f"import of {alias.name!r} from {node.module!r} is not allowed"
             if is_private(alias.name):
                 return f"import of private name {alias.name!r} from {node.module!r} is not allowed"
     elif isinstance(node, ast.Name):
         if node.id in BANNED_NAMES:
             return f"use of {node.id!r} is not allowed"
-        if node.id in STRING_GADGETS:
+        if node.id in _GADGETS:
             return _gadget_message(node.id)
         if node.id in leaked:
             return f"use of module {node.id!r} is not allowed"
@@ -250,12 +276,19 @@ def _node_violation(node: ast.AST, program: ProgramScope) -> str | None:
                 return message
     elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign, ast.arg)):
         return _string_annotation(node)
-    elif (
-        isinstance(node, ast.Constant)
-        and isinstance(node.value, str)
-        and _FORMAT_FIELD_ATTRIBUTE.search(node.value)
-    ):
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return _string_violation(node.value)
+    elif isinstance(node, ast.keyword) and node.arg:
+        return _string_violation(node.arg)
+    return None
+
+
+def _string_violation(text: str) -> str | None:
+    """A string constant or keyword that names an attribute or a file the check cannot follow."""
+    if _FORMAT_FIELD_ATTRIBUTE.search(text):
         return "format fields that read private or special attributes ('{0.__x__}') are not allowed"
+    if _FILE_PARAMETER.search(text):
+        return f"Z3 parameter {text[:40]!r} is not allowed (Z3 writes that file in native code)"
     return None
 
 
@@ -269,7 +302,12 @@ def _string_annotation(node: ast.AST) -> str | None:
     return None
 
 
+_GADGETS = STRING_GADGETS | NATIVE_GADGETS
+
+
 def _gadget_message(name: str) -> str:
+    if name in NATIVE_GADGETS:
+        return f"use of {name!r} is not allowed (it reads or writes files or memory in native code)"
     return f"use of {name!r} is not allowed (it evaluates strings or reads attributes named by strings)"
 
 
@@ -278,7 +316,7 @@ def _attribute_violation(attr: str, leaked: frozenset[str]) -> str | None:
         return f"attribute {attr!r} is not allowed"
     if attr in FRAME_ATTRIBUTES:
         return f"attribute {attr!r} is not allowed"
-    if attr in STRING_GADGETS:
+    if attr in _GADGETS:
         return _gadget_message(attr)
     if attr in leaked:
         return f"attribute {attr!r} (a module) is not allowed"
