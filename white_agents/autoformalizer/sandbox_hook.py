@@ -1,9 +1,10 @@
 """The audit hook and import finder of the sandbox's Python policy layer (docs/sandbox.md, layer "policy").
 
 Loaded by ``sandbox_child.py`` inside the child (standard library only). The hook refuses sockets,
-processes, signals, ctypes loading, imports off the allowlist and file access outside the work directory;
-every refusal is reported on the control channel and recorded, so the bootstrap can end the run with the
-reserved "forbidden" exit status even when the program catches the ``PermissionError``.
+processes, signals, ctypes loading, imports off the allowlist, file access outside the work directory
+and swapping a function's code; every refusal is reported on the control channel and recorded, so the
+bootstrap can end the run with the reserved "forbidden" exit status even when the program catches the
+``PermissionError``. A convenience, like the whole policy layer: the kernel layer is the boundary.
 """
 
 import os
