@@ -298,7 +298,10 @@ def _string_annotation(node: ast.AST) -> str | None:
     annotation = node.returns if function else node.annotation  # type: ignore[attr-defined]
     parts = ast.walk(annotation) if annotation is not None else ()
     if any(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in parts):
-        return "string annotations are not allowed (typing evaluates them as code)"
+        return (
+            "string annotations are not allowed (typing evaluates them as code); "
+            "for a forward reference use `from __future__ import annotations` and the bare name"
+        )
     return None
 
 
