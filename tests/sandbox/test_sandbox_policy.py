@@ -54,6 +54,7 @@ from white_agents.autoformalizer.sandbox_policy import DEFAULT_ALLOWED, check_co
         ("from z3 import *\nopen_log('/tmp/x.pth')", 2, "'open_log'"),
         ("import z3\nz3.set_param(trace_file_name='/tmp/x')", 2, "'trace_file_name'"),
         ("import z3\nz3.set_param('sat.drat.file', '/tmp/x')", 2, "'sat.drat.file'"),
+        ("import z3\nz3.Solver().set(**{'smtlib2_log': '/tmp/x'})", 2, "'smtlib2_log'"),
         ("import z3\nt = type(z3.Solver().solver)\nt.from_address(0)", 3, "'from_address'"),
     ],
 )
@@ -80,6 +81,7 @@ def test_refused(code: str, line: int, fragment: str) -> None:
         "import z3\nx: z3.ExprRef = z3.Int('x')\ndef f(y: int) -> z3.BoolRef:\n    return x > y",
         "import re\nm = re.compile('a+').match('aa')",
         "import z3\nz3.set_param('timeout', 1000)\nz3.set_option(max_args=10)",
+        "print('(set-option :trace_file_name \"x\")')",  # data, not a parameter: the SMT-LIB path's job
     ],
 )
 def test_accepted(code: str) -> None:

@@ -179,6 +179,9 @@ _FILE_PARAMETER = re.compile(
 )
 """Z3 parameters that name a file Z3 writes (``set_param(trace_file_name=...)``, ``"sat.drat.file"``)."""
 
+PARAMETER_SETTERS: frozenset[str] = frozenset({"set_param", "set_option", "set"})
+"""Z3Py calls that set parameters (besides the ``Z3_*`` C API)."""
+
 _FORMAT_FIELD_ATTRIBUTE = re.compile(r"\{[^{}!:]*\.\s*_")
 """A ``str.format`` field reading a private or special attribute: ``'{0.__globals__}'``."""
 
@@ -276,19 +279,31 @@ def _node_violation(node: ast.AST, program: ProgramScope) -> str | None:
                 return message
     elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign, ast.arg)):
         return _string_annotation(node)
-    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return _string_violation(node.value)
-    elif isinstance(node, ast.keyword) and node.arg:
-        return _string_violation(node.arg)
+    elif (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and _FORMAT_FIELD_ATTRIBUTE.search(node.value)
+    ):
+        return "format fields that read private or special attributes ('{0.__x__}') are not allowed"
+    elif isinstance(node, ast.Call):
+        return _file_parameter(node)
     return None
 
 
-def _string_violation(text: str) -> str | None:
-    """A string constant or keyword that names an attribute or a file the check cannot follow."""
-    if _FORMAT_FIELD_ATTRIBUTE.search(text):
-        return "format fields that read private or special attributes ('{0.__x__}') are not allowed"
-    if _FILE_PARAMETER.search(text):
-        return f"Z3 parameter {text[:40]!r} is not allowed (Z3 writes that file in native code)"
+def _file_parameter(call: ast.Call) -> str | None:
+    """A Z3 parameter naming a file, given to a call that sets parameters (``set_param``,
+    ``set_option``, ``Solver.set``, ``ParamsRef.set``, ``Z3_*``): as a keyword, a string or a key of
+    a ``**{...}`` dict. Other strings are data (a program may print SMT-LIB that mentions them)."""
+    callee = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    if callee not in PARAMETER_SETTERS and not callee.startswith("Z3_"):
+        return None
+    names = [k.arg for k in call.keywords if k.arg]
+    for value in (*call.args, *(k.value for k in call.keywords if k.arg is None)):
+        keys = value.keys if isinstance(value, ast.Dict) else [value]
+        names += [k.value for k in keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    for name in names:
+        if _FILE_PARAMETER.search(name):
+            return f"Z3 parameter {name[:40]!r} is not allowed (Z3 writes that file in native code)"
     return None
 
 
