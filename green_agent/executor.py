@@ -6,6 +6,10 @@ unexpected ends the task ``failed`` with a one-line reason. Progress from the as
 as ``working`` updates, and a heartbeat repeats the latest one so the client hears from us at least
 every ``heartbeat_s`` seconds (AgentBeats clients drop a silent stream after 300 s). A2A
 ``CancelTask`` stops the assessment (finished items stay in the journal) and ends the task ``canceled``.
+
+The request text it reads is the one intake cleaned (:mod:`green_agent.intake`): participant URLs
+with user-info are restored from what intake kept for this call, and a credential-named field
+rejects the request, since nothing in a request may hand the green agent a credential to use.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 from a2a.types import Message, Part, Task
 
 from green_agent.finite_json import NonFiniteNumber, loads_finite, non_finite_path
+from green_agent.intake import IntakeSecrets, intake_secrets
 from green_agent.limits import AssessmentGate, Busy, ServerLimits
 from green_agent.messenger import A2ATransport
 from green_agent.parts import agent_message, data_part
@@ -56,6 +61,24 @@ def parse_request(text: str) -> AssessmentRequest:
     if not isinstance(config, dict):
         raise RequestError("config", "must be a JSON object")
     return AssessmentRequest(participants=dict(participants), config=config)
+
+
+def with_secrets(request: AssessmentRequest, secrets: IntakeSecrets) -> AssessmentRequest:
+    """``request`` (parsed from the cleaned text) with the participant URLs intake took out.
+
+    A credential-named field is refused: the agent's own credentials are its operator's to set,
+    and a participant's belong in the user-info of its URL.
+    """
+    if secrets.credential_fields:
+        raise RequestError(
+            secrets.credential_fields[0],
+            "a credential; a request may not carry one (a participant's goes in its URL as user:password@)",
+        )
+    participants = {
+        role: secrets.participants[role] if redact_text(secrets.participants.get(role, "")) == url else url
+        for role, url in request.participants.items()
+    }
+    return AssessmentRequest(participants=participants, config=request.config)
 
 
 def _unserializable(parts: list[dict[str, Any]]) -> str | None:
@@ -109,10 +132,10 @@ class AssessmentExecutor(TaskExecutor):
             return f"internal error ({type(exc).__name__}); the details are in the green agent's log"
         return f"{type(exc).__name__}: {exc}"
 
-    def _prepare(self, text: str) -> tuple[AssessmentRequest, Any]:
+    def _prepare(self, text: str, secrets: IntakeSecrets) -> tuple[AssessmentRequest, Any]:
         """The request and the assessor's plan; a bad request ends the task ``rejected``."""
         try:
-            request = parse_request(text)
+            request = with_secrets(parse_request(text), secrets)
             return request, self._assessor.validate(request)
         except RequestError as exc:
             data = {"error": "bad_request", "field": exc.field, "message": exc.message}
@@ -122,7 +145,7 @@ class AssessmentExecutor(TaskExecutor):
             raise TaskFailed(f"Assessment failed while preparing: {self._describe(exc)}") from exc
 
     async def work(self, job: Job) -> Completion:
-        request, plan = self._prepare(job.context.get_user_input())
+        request, plan = self._prepare(job.context.get_user_input(), intake_secrets(job.context))
 
         async def queued(position: int) -> None:
             await job.working(f"Queued: other assessments are running; position {position} in the queue")

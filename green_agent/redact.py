@@ -1,8 +1,11 @@
-"""Credentials in URLs (``http://user:secret@host``) never reach a log, an error or a result.
+"""Credentials (``http://user:secret@host``, ``Bearer …``, ``"api_key": "…"``) never reach a log,
+an error or a result.
 
-:func:`redact_text` masks the user-info part of every URL in a string; :func:`redact_data`
-applies it to every string inside JSON-like data; :class:`RedactingFilter` applies it to every log
-record (installed on the root handlers, so third-party loggers are covered as well).
+:func:`redact_text` masks the user-info part of every URL in a string, the credentials of HTTP
+``Authorization`` schemes, and the values of credential-named keys written as ``"key": "value"``;
+:func:`redact_data` applies it to every string inside JSON-like data; :class:`RedactingFilter`
+applies it to every log record (installed on the root handlers, so third-party loggers are covered
+as well). :func:`is_credential_key` says which field names hold credentials.
 """
 
 from __future__ import annotations
@@ -15,11 +18,42 @@ from typing import Any
 
 MASK = "***"
 _USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)(?P<userinfo>[^\s/@?#\"'<>]+)@")
+_AUTH_SCHEME = re.compile(
+    r"(?P<scheme>\b(?:Bearer|bearer|BEARER|Basic|Token)\s+)(?P<secret>(?=[A-Za-z]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,})"
+)
+"""An HTTP ``Authorization`` credential; it must hold a digit or a symbol, so prose ("Basic arithmetic") stays."""
+_QUOTED_FIELD = re.compile(
+    r"""(?P<key>(?P<q>["'])(?P<name>[A-Za-z0-9_.-]{1,64})(?P=q)\s*:\s*)(?P<value>"(?:[^"\\]|\\.)*"|'[^']*')"""
+)
+_JSON_KEY = re.compile(r'"((?:[^"\\]|\\.){1,64})"\s*:')
+_CREDENTIAL_WORDS = frozenset(
+    {"password", "passwd", "passphrase", "secret", "apikey", "authorization", "credential", "credentials"}
+    | {"cookie", "bearer"}
+)
+_CREDENTIAL_ENDINGS = ("api_key", "access_key", "private_key", "secret_key", "session_key", "auth", "token")
+
+
+def is_credential_key(key: str) -> bool:
+    """Whether a field named ``key`` holds a credential: ``api_key``, ``apiKey``, ``x-api-key``,
+    ``password``, ``access_token``, ``Authorization``, ``client_secret``… (not ``max_tokens``)."""
+    name = re.sub(r"[^a-z0-9]+", "_", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", key).lower()).strip("_")
+    words = name.split("_")
+    return bool(_CREDENTIAL_WORDS.intersection(words)) or name == "key" or name.endswith(_CREDENTIAL_ENDINGS)
+
+
+def _masked_field(match: re.Match[str]) -> str:
+    if not is_credential_key(match["name"]):
+        return match[0]
+    quote = match["value"][0]
+    return f"{match['key']}{quote}{MASK}{quote}"
 
 
 def redact_text(text: str) -> str:
-    """``text`` with every URL's ``user:password@`` replaced by ``***@``."""
-    return _USERINFO.sub(lambda m: f"{m['scheme']}{MASK}@", text)
+    """``text`` with every URL's ``user:password@`` replaced by ``***@``, every ``Bearer``/``Basic``
+    credential by ``***``, and every quoted credential field's value (``"token": "…"``) by ``"***"``."""
+    text = _USERINFO.sub(lambda m: f"{m['scheme']}{MASK}@", text)
+    text = _AUTH_SCHEME.sub(lambda m: f"{m['scheme']}{MASK}", text)
+    return _QUOTED_FIELD.sub(_masked_field, text)
 
 
 def redact_url(url: str) -> str:
@@ -28,18 +62,18 @@ def redact_url(url: str) -> str:
 
 
 def redact_data(value: Any) -> Any:
-    """JSON-like ``value`` with :func:`redact_text` applied to every string (keys too).
+    """JSON-like ``value`` with :func:`redact_text` applied to every string (keys too), and the
+    value of every credential-named key (:func:`is_credential_key`) replaced by ``***``.
 
-    A credential URL needs both ``://`` and ``@`` in one string, and JSON text escapes neither,
-    so data whose JSON text lacks one is returned as it is (a result of a thousand items, walked
-    string by string, cost milliseconds for nothing); anything else is copied with every string
-    masked.
+    Data whose JSON text :func:`redact_text` leaves unchanged holds nothing to mask and is returned
+    as it is (a result of a thousand items, walked string by string, cost milliseconds for
+    nothing); anything else is copied with every string masked.
     """
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):  # not JSON: walk it as it is
-        text = "://@"
-    if "://" not in text or "@" not in text:
+        return _masked(value)
+    if redact_text(text) == text and not any(map(is_credential_key, set(_JSON_KEY.findall(text)))):
         return value
     return _masked(value)
 
@@ -48,7 +82,10 @@ def _masked(value: Any) -> Any:
     if isinstance(value, str):
         return redact_text(value)
     if isinstance(value, Mapping):
-        return {_masked(k): _masked(v) for k, v in value.items()}
+        return {
+            _masked(k): MASK if isinstance(k, str) and is_credential_key(k) and v else _masked(v)
+            for k, v in value.items()
+        }
     if isinstance(value, (list, tuple)):
         return [_masked(v) for v in value]
     return value

@@ -19,9 +19,11 @@ from starlette.types import ASGIApp
 
 from green_agent.cli_args import positive_int
 from green_agent.executor import AssessmentExecutor
+from green_agent.intake import IntakeContextBuilder
 from green_agent.limits import ServerLimits
 from green_agent.protocol import Assessor, AssessorContext, AssessorFactory
 from green_agent.serving import add_server_args, agent_card, build_app, card_url_from_args, serve, skill
+from green_agent.tenancy import Tenancy, TokenFileError, load_tokens
 
 ASSESSORS: dict[str, str] = {
     "folio": "green_agent.folio.assessor:create",
@@ -71,11 +73,13 @@ def create_app(
     limits: ServerLimits | None = None,
     *,
     private_errors: bool = False,
+    tenancy: Tenancy | None = None,
 ) -> ASGIApp:
     """The green agent's A2A app for ``assessor``, advertising ``card_url``.
 
     ``private_errors`` (set with ``--manifest-only``) keeps unexpected errors' text, which may name
-    host paths, out of the messages sent to clients.
+    host paths, out of the messages sent to clients. ``tenancy`` says who may reach which task
+    (default: open, for the local harness). Every request's secrets are taken out at intake.
     """
     card = agent_card(
         name=f"agentified-assessment green agent ({assessor.name})",
@@ -101,6 +105,8 @@ def create_app(
         card,
         max_task_bytes=limits.max_task_bytes,
         max_request_bytes=limits.max_request_bytes,
+        tenancy=tenancy,
+        request_context_builder=IntakeContextBuilder(),
     )
 
 
@@ -131,13 +137,19 @@ def main(argv: list[str] | None = None) -> int:
         help="with a non-loopback --host, still accept dataset paths and data dirs from requests "
         "(only for a trusted network: a request can then make the agent read files as its user)",
     )
+    add_tenancy_args(parser)
     add_limit_args(parser)
     args = parser.parse_args(argv)
     problem = unwritable_run_dir(args.run_dir)
     if problem:
         print(f"green_agent: error: {problem}", file=sys.stderr)
         return 2
-    manifest_only = args.manifest_only or (not is_loopback(args.host) and not args.allow_host_paths)
+    try:
+        tenancy = tenancy_from_args(args)
+    except TokenFileError as exc:
+        print(f"green_agent: error: {exc}", file=sys.stderr)
+        return 2
+    manifest_only = args.manifest_only or (tenancy.public and not args.allow_host_paths)
     try:
         context = AssessorContext(run_dir=args.run_dir, manifest_only=manifest_only)
         assessor = load_assessor(args.assessor, context)
@@ -151,7 +163,13 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
     serve(
-        create_app(assessor, card_url_from_args(args), limits_from_args(args), private_errors=manifest_only),
+        create_app(
+            assessor,
+            card_url_from_args(args),
+            limits_from_args(args),
+            private_errors=manifest_only,
+            tenancy=tenancy,
+        ),
         host=args.host,
         port=args.port,
         log_level=args.log_level,
@@ -167,6 +185,46 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def add_tenancy_args(parser: argparse.ArgumentParser) -> None:
+    """Flags for :class:`~green_agent.tenancy.Tenancy` (docs/hosting.md, Tenancy)."""
+    parser.add_argument(
+        "--public",
+        action="store_true",
+        default=os.environ.get("GREEN_AGENT_PUBLIC", "") not in ("", "0"),
+        help="treat the agent as public although bound to loopback (behind a reverse proxy on this host); "
+        "implied by a non-loopback --host (env GREEN_AGENT_PUBLIC=1)",
+    )
+    parser.add_argument(
+        "--auth-tokens-file",
+        type=Path,
+        default=os.environ.get("GREEN_AGENT_AUTH_TOKENS_FILE") or None,
+        metavar="FILE",
+        help="'principal:token' lines: every call then needs 'Authorization: Bearer <token>', and a task "
+        "is visible only to its starter (env GREEN_AGENT_AUTH_TOKENS_FILE)",
+    )
+    parser.add_argument(
+        "--operator",
+        default=os.environ.get("GREEN_AGENT_OPERATOR") or None,
+        metavar="PRINCIPAL",
+        help="the principal of --auth-tokens-file that may list and reach every task (env GREEN_AGENT_OPERATOR)",
+    )
+
+
+def tenancy_from_args(args: argparse.Namespace) -> Tenancy:
+    """The :class:`Tenancy` the flags ask for; :class:`TokenFileError` (one line) when they do not fit."""
+    public = bool(args.public) or not is_loopback(args.host)
+    if args.auth_tokens_file is None:
+        if args.operator:
+            raise TokenFileError("--operator names a principal of --auth-tokens-file, which is not given")
+        return Tenancy(public=public)
+    tokens = load_tokens(args.auth_tokens_file)
+    if args.operator and args.operator not in tokens.principals:
+        raise TokenFileError(
+            f"--operator {args.operator!r} is not a principal of {str(args.auth_tokens_file)!r}"
+        )
+    return Tenancy(public=public, tokens=tokens, operator=args.operator)
 
 
 def add_limit_args(parser: argparse.ArgumentParser) -> None:

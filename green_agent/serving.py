@@ -15,18 +15,27 @@ import os
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
-from a2a.server.agent_execution import AgentExecutor
+from a2a.server.agent_execution import AgentExecutor, RequestContextBuilder
 from a2a.server.context import ServerCallContext
-from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
 from a2a.server.tasks import InMemoryTaskStore
 from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Task
+from a2a.utils.errors import TaskNotFoundError
 from starlette.applications import Starlette
+from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.types import ASGIApp
 
 from green_agent import __version__
 from green_agent.redact import install_log_redaction
 from green_agent.request_limit import RequestSizeLimit
+from green_agent.tenancy import (
+    BearerAuth,
+    Tenancy,
+    TenantContextBuilder,
+    TenantRequestHandler,
+    declare_bearer,
+    refuse_unauthenticated,
+)
 
 PORT_ENV = "AGENT_PORT"
 """Environment variable giving the default ``--port`` (images set it, and their health check reads it)."""
@@ -68,60 +77,107 @@ def skill(
     return AgentSkill(id=id, name=name, description=description, tags=list(tags), examples=list(examples))
 
 
+def _one_namespace(context: ServerCallContext) -> str:
+    """Every task in one namespace of the SDK's store: :class:`BoundedTaskStore` decides who sees what."""
+    return ""
+
+
 class BoundedTaskStore(InMemoryTaskStore):
-    """An in-memory task store that forgets the oldest tasks beyond ``max_tasks`` or ``max_bytes``.
+    """An in-memory task store that forgets the oldest tasks beyond ``max_tasks`` or ``max_bytes``,
+    and shows each task only to callers its ``tenancy`` lets see it.
 
     Each assessed item is a task on the participant's side, and every request is a task on the
     green agent's, so an agent serving long or repeated assessments would otherwise grow without
-    bound. Tasks are evicted in order of creation; the newest task is always kept.
+    bound. Tasks are evicted in order of creation; the newest task is always kept. A task's owner
+    is the principal of the call that first saved it; to anyone else it does not exist.
     """
 
-    def __init__(self, max_tasks: int = 10_000, max_bytes: int = DEFAULT_TASK_STORE_BYTES) -> None:
-        super().__init__()
+    def __init__(
+        self,
+        max_tasks: int = 10_000,
+        max_bytes: int = DEFAULT_TASK_STORE_BYTES,
+        *,
+        tenancy: Tenancy | None = None,
+    ) -> None:
+        super().__init__(owner_resolver=_one_namespace)
         self._max_tasks = max_tasks
         self._max_bytes = max_bytes
-        self._order: OrderedDict[str, ServerCallContext] = OrderedDict()
+        self._tenancy = tenancy or Tenancy(public=False)
+        self._owners: OrderedDict[str, str] = OrderedDict()
         self._sizes: dict[str, int] = {}
         self.total_bytes = 0
         """Serialized size of every task kept."""
 
+    def _visible(self, task_id: str, context: ServerCallContext) -> bool:
+        owner = self._owners.get(task_id)
+        return owner is None or self._tenancy.may_see(owner, context)
+
     async def save(self, task: Task, context: ServerCallContext) -> None:
+        if not self._visible(task.id, context):
+            raise TaskNotFoundError
         await super().save(task, context)
         size = task.ByteSize()
         self.total_bytes += size - self._sizes.get(task.id, 0)
         self._sizes[task.id] = size
-        if task.id not in self._order:
-            self._order[task.id] = context
-        while len(self._order) > 1 and (
-            len(self._order) > self._max_tasks or self.total_bytes > self._max_bytes
+        if task.id not in self._owners:
+            self._owners[task.id] = self._tenancy.principal(context)
+        while len(self._owners) > 1 and (
+            len(self._owners) > self._max_tasks or self.total_bytes > self._max_bytes
         ):
-            old_id, old_context = next(iter(self._order.items()))
-            await self.delete(old_id, old_context)
+            await self._forget(next(iter(self._owners)))
+
+    async def get(self, task_id: str, context: ServerCallContext) -> Task | None:
+        return await super().get(task_id, context) if self._visible(task_id, context) else None
 
     async def delete(self, task_id: str, context: ServerCallContext) -> None:
-        self._order.pop(task_id, None)
+        if self._visible(task_id, context):
+            await self._forget(task_id)
+
+    async def _forget(self, task_id: str) -> None:
+        self._owners.pop(task_id, None)
         self.total_bytes -= self._sizes.pop(task_id, 0)
-        await super().delete(task_id, context)
+        await super().delete(task_id, ServerCallContext())
 
 
 def build_app(
     executor: AgentExecutor,
-    card: AgentCard,
+    original_card: AgentCard,
     *,
     max_tasks: int = 10_000,
     max_task_bytes: int = DEFAULT_TASK_STORE_BYTES,
     max_request_bytes: int | None = None,
+    tenancy: Tenancy | None = None,
+    request_context_builder: RequestContextBuilder | None = None,
 ) -> ASGIApp:
     """The ASGI app: card routes plus JSON-RPC (1.0 with 0.3 compatibility) at ``/``.
 
     ``max_request_bytes`` refuses larger request bodies (HTTP 413) before anything parses them.
+    ``tenancy`` decides who may list and reach which task (default: open, the local harness's
+    mode); with tokens, every call but a GET needs a bearer token, and the card declares it.
+    ``request_context_builder`` is a2a-sdk's hook run on each message before its task is stored.
     """
-    store = BoundedTaskStore(max_tasks, max_task_bytes)
-    handler = DefaultRequestHandler(agent_executor=executor, task_store=store, agent_card=card)
-    routes = create_agent_card_routes(card) + create_jsonrpc_routes(
-        handler, rpc_url="/", enable_v0_3_compat=True
+    tenancy = tenancy or Tenancy(public=False)
+    card = original_card
+    if tenancy.tokens is not None:
+        card = AgentCard()
+        card.CopyFrom(original_card)
+        declare_bearer(card)
+    store = BoundedTaskStore(max_tasks, max_task_bytes, tenancy=tenancy)
+    handler = TenantRequestHandler(
+        agent_executor=executor,
+        task_store=store,
+        agent_card=card,
+        request_context_builder=request_context_builder,
+        tenancy=tenancy,
     )
-    app = Starlette(routes=routes)
+    routes = create_agent_card_routes(card) + create_jsonrpc_routes(
+        handler, rpc_url="/", context_builder=TenantContextBuilder(), enable_v0_3_compat=True
+    )
+    app: ASGIApp = Starlette(routes=routes)
+    if tenancy.tokens is not None:
+        app = AuthenticationMiddleware(
+            app, backend=BearerAuth(tenancy.tokens), on_error=refuse_unauthenticated
+        )
     return app if max_request_bytes is None else RequestSizeLimit(app, max_request_bytes)
 
 
