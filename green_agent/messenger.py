@@ -23,6 +23,7 @@ from google.protobuf.json_format import MessageToDict
 from green_agent.bounded_http import BoundedTransport, ResponseTooLarge, UnsupportedEncoding, byte_budget
 from green_agent.cancel import note_task_id
 from green_agent.origin import same_origin_card
+from green_agent.participant_auth import UserinfoAuth
 from green_agent.parts import user_message
 from green_agent.protocol import OutboundMessage, Reply, TransportError, TransportErrorKind
 from green_agent.redact import redact_text, redact_url
@@ -45,9 +46,10 @@ class _NoCookies(CookieJar):
         return None
 
 
-def _http_client() -> httpx.AsyncClient:
+def _http_client(auth: httpx.Auth | None = None) -> httpx.AsyncClient:
     limits = httpx.Limits(max_connections=256, max_keepalive_connections=256)
     return httpx.AsyncClient(
+        auth=auth,
         transport=BoundedTransport(limits=limits),
         timeout=httpx.Timeout(connect=10.0, read=None, write=30.0, pool=None),
         limits=limits,
@@ -130,7 +132,9 @@ class A2ATransport:
     """One shared HTTP client; cards resolved, and a2a clients built, once per URL for the transport's life."""
 
     def __init__(self, *, card_timeout_s: float = 30.0, call_slots: asyncio.Semaphore | None = None) -> None:
-        self._http = _http_client()
+        self._auth = UserinfoAuth()
+        """Each participant URL's user-info, sent as Basic credentials on every call to its origin."""
+        self._http = _http_client(self._auth)
         self.call_slots = call_slots
         """Process-wide bound on calls in flight, honoured by :func:`green_agent.calls.call_participant`."""
         self._cards: dict[str, AgentCard] = {}
@@ -160,6 +164,7 @@ class A2ATransport:
         """
         if url in self._cards:
             return self._cards[url]
+        self._auth.remember(url)
         if url in self._refused:
             raise self._refused[url]
         lock = self._card_locks.setdefault(url, asyncio.Lock())

@@ -25,6 +25,10 @@ _AUTH_SCHEME = re.compile(
 _QUOTED_FIELD = re.compile(
     r"""(?P<key>(?P<q>["'])(?P<name>[A-Za-z0-9_.-]{1,64})(?P=q)\s*:\s*)(?P<value>"(?:[^"\\]|\\.)*"|'[^']*')"""
 )
+_ESCAPED_FIELD = re.compile(
+    r'(?P<key>\\"(?P<name>[A-Za-z0-9_.-]{1,64})\\"\s*:\s*)\\"(?:\\{4}|\\{3}"|\\{2}[^"\\]|[^"\\])*\\"'
+)
+"""The same, in JSON text held in a JSON string (``{\"api_key\": \"…\"}``)."""
 _JSON_KEY = re.compile(r'"((?:[^"\\]|\\.){1,64})"\s*:')
 _CREDENTIAL_WORDS = frozenset(
     {"password", "passwd", "passphrase", "secret", "apikey", "authorization", "credential", "credentials"}
@@ -42,10 +46,21 @@ def is_credential_key(key: str) -> bool:
 
 
 def _masked_field(match: re.Match[str]) -> str:
-    if not is_credential_key(match["name"]):
-        return match[0]
-    quote = match["value"][0]
-    return f"{match['key']}{quote}{MASK}{quote}"
+    """A credential field's value masked; any other value searched for fields in turn (a JSON text
+    held in a string of a logged dict, ``{'text': '{"api_key": "…"}'}``)."""
+    quote, inner = match["value"][0], match["value"][1:-1]
+    if is_credential_key(match["name"]):
+        return f"{match['key']}{quote}{MASK}{quote}"
+    return f"{match['key']}{quote}{_masked_fields(inner)}{quote}"
+
+
+def _masked_escaped_field(match: re.Match[str]) -> str:
+    return f'{match["key"]}\\"{MASK}\\"' if is_credential_key(match["name"]) else match[0]
+
+
+def _masked_fields(text: str) -> str:
+    text = _QUOTED_FIELD.sub(_masked_field, text)
+    return _ESCAPED_FIELD.sub(_masked_escaped_field, text) if '\\"' in text else text
 
 
 def redact_text(text: str) -> str:
@@ -53,7 +68,7 @@ def redact_text(text: str) -> str:
     credential by ``***``, and every quoted credential field's value (``"token": "…"``) by ``"***"``."""
     text = _USERINFO.sub(lambda m: f"{m['scheme']}{MASK}@", text)
     text = _AUTH_SCHEME.sub(lambda m: f"{m['scheme']}{MASK}", text)
-    return _QUOTED_FIELD.sub(_masked_field, text)
+    return _masked_fields(text)
 
 
 def redact_url(url: str) -> str:

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from green_agent.redact import RedactingFilter, redact_data, redact_text
+from green_agent.redact import RedactingFilter, is_credential_key, redact_data, redact_text
 
 
 @pytest.mark.parametrize(
@@ -63,3 +63,49 @@ def test_redact_data_returns_data_without_credential_urls_as_it_is() -> None:
     assert redact_data(data) is data
     mixed = {"items": [{"raw": "see http://host/a"}, {"raw": "bob@example.org"}]}
     assert redact_data(mixed) == mixed
+
+
+@pytest.mark.parametrize(
+    ("key", "credential"),
+    [
+        ("api_key", True),
+        ("apiKey", True),
+        ("x-api-key", True),
+        ("OPENAI_API_KEY", True),
+        ("password", True),
+        ("client_secret", True),
+        ("access_token", True),
+        ("Authorization", True),
+        ("max_tokens", False),
+        ("completion_tokens", False),
+        ("judge_model", False),
+        ("tokenizer", False),
+        ("author", False),
+        ("monkey", False),
+    ],
+)
+def test_credential_keys_are_told_from_lookalikes(key: str, credential: bool) -> None:
+    assert is_credential_key(key) is credential
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Authorization: Bearer abc.def-123", "Authorization: Bearer ***"),
+        ("{'authorization': 'Basic dXNlcjpwdw=='}", "{'authorization': '***'}"),
+        ("Basic arithmetic, a bearer of news", "Basic arithmetic, a bearer of news"),
+        ('{"api_key": "sk-1\\"2", "max_tokens": "5"}', '{"api_key": "***", "max_tokens": "5"}'),
+        ("{'text': '{\"password\": \"pw\"}'}", "{'text': '{\"password\": \"***\"}'}"),
+        (
+            '{"text": "{\\"token\\": \\"t\\\\\\"k\\", \\"n\\": \\"x\\"}"}',
+            '{"text": "{\\"token\\": \\"***\\", \\"n\\": \\"x\\"}"}',
+        ),
+    ],
+)
+def test_redact_text_masks_authorization_credentials_and_credential_fields(text: str, expected: str) -> None:
+    assert redact_text(text) == expected
+
+
+def test_redact_data_masks_credential_fields_whatever_their_value() -> None:
+    data = {"config": {"api_key": 12345, "token": None, "limit": 2}}
+    assert redact_data(data) == {"config": {"api_key": "***", "token": None, "limit": 2}}
