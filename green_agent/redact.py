@@ -29,6 +29,8 @@ _ESCAPED_FIELD = re.compile(
     r'(?P<key>\\"(?P<name>[A-Za-z0-9_.-]{1,64})\\"\s*:\s*)\\"(?:\\{4}|\\{3}"|\\{2}[^"\\]|[^"\\])*\\"'
 )
 """The same, in JSON text held in a JSON string (``{\"api_key\": \"…\"}``)."""
+_QUERY_FIELD = re.compile(r"(?P<key>[?&;](?P<name>[A-Za-z0-9_.-]{1,64})=)(?P<value>[^&;#\s\"'<>]+)")
+"""A query parameter (``?access_token=…``): a token a client put in a URL reaches access logs."""
 _JSON_KEY = re.compile(r'"((?:[^"\\]|\\.){1,64})"\s*:')
 _CREDENTIAL_WORDS = frozenset(
     {"password", "passwd", "passphrase", "secret", "apikey", "authorization", "credential", "credentials"}
@@ -68,6 +70,8 @@ def redact_text(text: str) -> str:
     credential by ``***``, and every quoted credential field's value (``"token": "…"``) by ``"***"``."""
     text = _USERINFO.sub(lambda m: f"{m['scheme']}{MASK}@", text)
     text = _AUTH_SCHEME.sub(lambda m: f"{m['scheme']}{MASK}", text)
+    if "=" in text:
+        text = _QUERY_FIELD.sub(lambda m: m["key"] + MASK if is_credential_key(m["name"]) else m[0], text)
     return _masked_fields(text)
 
 
@@ -121,8 +125,16 @@ class RedactingFilter(logging.Filter):
         return True
 
 
+OWN_HANDLER_LOGGERS = ("uvicorn.access", "uvicorn.error")
+"""Loggers that uvicorn gives handlers of their own (not the root's): their records are filtered at the
+logger, which uvicorn's logging configuration leaves in place."""
+
+
 def install_log_redaction() -> None:
-    """Attach :class:`RedactingFilter` to every handler of the root logger (call after configuring it)."""
-    for handler in logging.getLogger().handlers:
-        if not any(isinstance(f, RedactingFilter) for f in handler.filters):
-            handler.addFilter(RedactingFilter())
+    """Attach :class:`RedactingFilter` to every handler of the root logger (call after configuring it)
+    and to the loggers of :data:`OWN_HANDLER_LOGGERS`."""
+    holders: list[logging.Filterer] = [*logging.getLogger().handlers]
+    holders += [logging.getLogger(name) for name in OWN_HANDLER_LOGGERS]
+    for holder in holders:
+        if not any(isinstance(f, RedactingFilter) for f in holder.filters):
+            holder.addFilter(RedactingFilter())

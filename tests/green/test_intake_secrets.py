@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -135,8 +136,10 @@ def test_the_log_holds_no_token_and_no_credential_even_at_debug(tmp_path: Path) 
         alice = Peer(green.url, "1.0", ALICE)
         done = alice.stream(request(with_userinfo(white), limit=1))
         refused = alice.send(request(with_userinfo(white), limit=1, api_key="SK-SECRET-1"))
+        misplaced = httpx.post(f"{green.url}/?access_token={ALICE}&x=1", json={}, headers=alice.headers())
         log = green.log_text()
     assert "completed" in done.raw.lower() and stats.requests == 1 and "config.api_key" in refused.raw
+    assert misplaced.status_code == 200 and "access_token=***&x=1" in log  # uvicorn's access log, masked
     assert ALICE not in log
     assert_clean(log, done.raw, refused.raw)
 

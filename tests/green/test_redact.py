@@ -94,6 +94,8 @@ def test_credential_keys_are_told_from_lookalikes(key: str, credential: bool) ->
         ("Authorization: Bearer abc.def-123", "Authorization: Bearer ***"),
         ("{'authorization': 'Basic dXNlcjpwdw=='}", "{'authorization': '***'}"),
         ("Basic arithmetic, a bearer of news", "Basic arithmetic, a bearer of news"),
+        ('"POST /?access_token=t0k&page=2 HTTP/1.1"', '"POST /?access_token=***&page=2 HTTP/1.1"'),
+        ("http://h/a?q=token&api_key=k1", "http://h/a?q=token&api_key=***"),
         ('{"api_key": "sk-1\\"2", "max_tokens": "5"}', '{"api_key": "***", "max_tokens": "5"}'),
         ("{'text': '{\"password\": \"pw\"}'}", "{'text': '{\"password\": \"***\"}'}"),
         (

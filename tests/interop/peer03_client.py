@@ -1,11 +1,13 @@
 """A 0.3-line A2A client (a2a-sdk 0.3.x, run in its own venv), as the AgentBeats runner uses it.
 
 Usage: python peer03_client.py URL REQUEST_JSON {streaming|blocking}
+With $A2A_BEARER_TOKEN set, every request carries ``Authorization: Bearer $A2A_BEARER_TOKEN``.
 Prints one JSON object: {"state": ..., "artifacts": [{"name", "texts", "data"}], "updates": n}.
 """
 
 import asyncio
 import json
+import os
 import sys
 import uuid
 
@@ -15,7 +17,9 @@ from a2a.types import DataPart, Message, Part, Role, TextPart
 
 
 async def main(url: str, request: str, mode: str) -> None:
-    async with httpx.AsyncClient(timeout=120) as hc:
+    token = os.environ.get("A2A_BEARER_TOKEN")
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with httpx.AsyncClient(timeout=120, headers=headers) as hc:
         card = await A2ACardResolver(hc, url).get_agent_card()
         client = ClientFactory(ClientConfig(streaming=mode == "streaming", httpx_client=hc)).create(card)
         msg = Message(role=Role.user, message_id=uuid.uuid4().hex, parts=[Part(root=TextPart(text=request))])
