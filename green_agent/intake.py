@@ -65,10 +65,14 @@ def clean_request_text(text: str) -> tuple[str, IntakeSecrets]:
     """
     try:
         body = loads_finite(text)
-    except (ValueError, RecursionError):  # not JSON (or not finite): mask it as text
-        return redact_text(text), IntakeSecrets()
-    if not isinstance(body, dict):
-        return redact_text(text), IntakeSecrets()
+        if isinstance(body, dict):
+            return _clean_request(text, body)
+    except (ValueError, RecursionError):  # not JSON, not finite, or nested too deep to walk
+        pass
+    return redact_text(text), IntakeSecrets()
+
+
+def _clean_request(text: str, body: dict[str, Any]) -> tuple[str, IntakeSecrets]:
     participants = body.get("participants")
     given = (
         {
