@@ -156,10 +156,17 @@ def main(argv: list[str] | None = None) -> int:
     except PluginError as exc:
         print(f"green_agent: error: {exc}", file=sys.stderr)
         return 2
+    why_public = "--public" if is_loopback(args.host) else f"bound to {args.host}"
     if manifest_only and not args.manifest_only:
         print(
-            f"green_agent: bound to {args.host}, so only manifest datasets are accepted "
+            f"green_agent: {why_public}, so only manifest datasets are accepted "
             "(--allow-host-paths to accept paths from requests)",
+            file=sys.stderr,
+        )
+    if tenancy.public and tenancy.tokens is None:
+        print(
+            f"green_agent: {why_public} without --auth-tokens-file: ListTasks is refused and a task's id "
+            "is the only way to it",
             file=sys.stderr,
         )
     serve(

@@ -20,6 +20,7 @@ from green_agent.protocol import AssessorContext
 from green_agent.server import create_app, load_assessor
 from green_agent.tenancy import Tenancy, load_tokens
 from tests.green.raw_rpc import TASK_NOT_FOUND, Peer
+from tests.support.green_process import running_green
 from tests.support.participants import running_participant
 from tests.support.servers import free_port, running_app
 
@@ -210,3 +211,13 @@ def run_cli(tmp_path: Path, *args: str) -> str:
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     return proc.stderr
+
+
+def test_public_flag_makes_a_loopback_agent_public(tmp_path: Path) -> None:
+    """``--public``: an agent behind a reverse proxy on this host gets what a public bind implies."""
+    with running_green(tmp_path / "runs", args=["--public"]) as process:
+        listed = Peer(process.url, "1.0").list()
+        notice = process.log_text()
+    assert listed.error is not None and "operator" in listed.error["message"]
+    assert "--public, so only manifest datasets are accepted" in notice
+    assert "ListTasks is refused" in notice
