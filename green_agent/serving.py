@@ -11,9 +11,8 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
-import os
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from a2a.server.agent_execution import AgentExecutor, RequestContextBuilder
 from a2a.server.context import ServerCallContext
@@ -26,6 +25,7 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.types import ASGIApp
 
 from green_agent import __version__
+from green_agent.agent_port import PORT_ENV, default_port_from_env
 from green_agent.redact import install_log_redaction
 from green_agent.request_limit import RequestSizeLimit
 from green_agent.tenancy import (
@@ -36,9 +36,6 @@ from green_agent.tenancy import (
     declare_bearer,
     refuse_unauthenticated,
 )
-
-PORT_ENV = "AGENT_PORT"
-"""Environment variable giving the default ``--port`` (images set it, and their health check reads it)."""
 
 DEFAULT_TASK_STORE_BYTES = 64 << 20
 """Default bound of the in-memory task store's serialized size (64 MiB)."""
@@ -179,16 +176,6 @@ def build_app(
             app, backend=BearerAuth(tenancy.tokens), on_error=refuse_unauthenticated
         )
     return app if max_request_bytes is None else RequestSizeLimit(app, max_request_bytes)
-
-
-def default_port_from_env(fallback: int, env: Mapping[str, str] | None = None) -> int:
-    """``$AGENT_PORT`` when set to a valid port, else ``fallback``; a bad value is a clear error."""
-    raw = (os.environ if env is None else env).get(PORT_ENV, "").strip()
-    if not raw:
-        return fallback
-    if not raw.isdigit() or not 0 < int(raw) < 65536:
-        raise SystemExit(f"error: {PORT_ENV}={raw!r} is not a port number (1-65535)")
-    return int(raw)
 
 
 def add_server_args(parser: argparse.ArgumentParser, *, default_port: int) -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import subprocess
 import sys
+import threading
 
 import pytest
 
+from green_agent.healthcheck import probe
 from green_agent.serving import add_server_args
 from tests.green.agents import a2a_app, answering
 from tests.support.servers import free_port, running_app
@@ -50,3 +53,53 @@ def test_agent_port_sets_the_default_port_and_the_flag_wins(monkeypatch: pytest.
     assert parse() == 9019
     monkeypatch.setenv("AGENT_PORT", "9123")
     assert parse() == 9123 and parse("--port", "9200") == 9200
+
+
+def test_the_health_check_imports_no_server_stack() -> None:
+    """It must cost a probe, not an A2A server start-up (10-11 s on a loaded runner did): run as the
+    images run it, it imports neither a2a, pydantic, starlette nor uvicorn, and not even ssl.
+    (Checked by hand: importing ``green_agent.serving`` from it makes this fail.)"""
+    script = (
+        "import runpy, sys\n"
+        "try:\n"
+        "    runpy.run_module('green_agent.healthcheck', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'a2a', 'pydantic', 'starlette', 'uvicorn', "
+        "'ssl', 'httpx', 'importlib_metadata'})\n"
+        "print(','.join(heavy))\n"
+    )
+    env = {**os.environ, "AGENT_PORT": str(free_port())}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=30)
+    assert done.stdout.strip() == "" and "unhealthy:" in done.stderr
+
+
+def _one_reply_server(reply: bytes) -> tuple[socket.socket, threading.Thread]:
+    """A listening socket that answers its first connection with ``reply`` and closes it."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def answer() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(4096)
+            conn.sendall(reply)
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    return listener, thread
+
+
+@pytest.mark.parametrize(
+    ("reply", "problem"),
+    [
+        (b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n", "HTTP 503"),
+        (b"SSH-2.0-OpenSSH_9.6\r\n", "not an HTTP reply"),
+        (b"", "not an HTTP reply"),
+    ],
+)
+def test_anything_but_200_is_unhealthy(reply: bytes, problem: str) -> None:
+    listener, thread = _one_reply_server(reply)
+    with listener:
+        found = probe(listener.getsockname()[1])
+        thread.join(timeout=10)
+    assert found is not None and problem in found
