@@ -6,10 +6,17 @@ into a :class:`~green_agent.protocol.RequestError` with a one-line message namin
 (``config.timeout_s: must be of type number, got 'fast'``), fills every absent key from the schema's
 ``default``, and builds the plugin's dataclass (JSON arrays become tuples, integral floats of
 ``integer`` keys become ints).
+
+Before the schema, :func:`refuse_operator_settings` turns away any key that names something the green
+agent would call with its operator's credentials (an LLM's model or endpoint, an API key): those are
+set by the operator, never by a request, whatever the plugin. A request naming ``judge_api_base`` made
+the anomaly assessor send ``OPENAI_API_KEY`` to the requester's server. The only outbound addresses a
+request may name are its participants.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -23,12 +30,19 @@ ConfigT = TypeVar("ConfigT")
 
 MESSAGE_LIMIT = 200
 """Characters of a validation message kept (it quotes the offending value, which may be huge)."""
+OPERATOR_SETTING = re.compile(
+    r"(?:^|_)(?:model|api_base|base_url|endpoint|url|host)s?$",
+    re.IGNORECASE,
+)
+"""Config key names refused in every request: the model or address of a call the green agent would
+make with its own keys (``judge_model``, ``judge_api_base``, ``llm_base_url``, ``grader_endpoint``)."""
 
 
 def parse_config(cls: type[ConfigT], schema_name: str, raw: Mapping[str, Any] | None) -> ConfigT:
     """``raw`` validated against the schema ``schema_name`` and built into ``cls`` (a dataclass)."""
     schema = load_schema(schema_name)
     values = dict(raw or {})
+    refuse_operator_settings(values)
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(values), key=lambda e: ([str(p) for p in e.path], str(e.validator)))
     if errors:
@@ -40,6 +54,17 @@ def parse_config(cls: type[ConfigT], schema_name: str, raw: Mapping[str, Any] | 
 def schema_defaults(schema_name: str) -> dict[str, Any]:
     """Every key of the schema with its default, as :func:`parse_config` fills it in."""
     return {key: _value(spec.get("default"), spec) for key, spec in _props(load_schema(schema_name))}
+
+
+def refuse_operator_settings(raw: Mapping[str, Any]) -> None:
+    """Raise :class:`RequestError` for the first key matching :data:`OPERATOR_SETTING`."""
+    for key in raw:
+        if isinstance(key, str) and OPERATOR_SETTING.search(key):
+            raise RequestError(
+                f"config.{key[:60]}",
+                "refused: models, endpoints and keys the green agent calls with its own credentials are "
+                "set by its operator, never by a request (a request may name only its participants)",
+            )
 
 
 def check_shard(shard_index: int, num_shards: int) -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from green_agent.anomaly.actions import ActionError, parse
-from green_agent.anomaly.config import AnomalyConfig, parse_config
+from green_agent.anomaly.config import AnomalyConfig, JudgeEndpoint, judge_from_env, parse_config
 from green_agent.anomaly.documents import Document, DocumentError, documents_hash, load_documents
 from green_agent.anomaly.environment import Environment
 from green_agent.anomaly.injection import inject
@@ -62,6 +62,8 @@ class Plan:
     documents: dict[str, Document]
     episodes: tuple[EpisodeSpec, ...]
     assessment: str
+    judge: JudgeEndpoint | None
+    """The operator's judge, or None (reports then match by segment and type only)."""
 
 
 def plan_episodes(config: AnomalyConfig, docs: dict[str, Document]) -> list[EpisodeSpec]:
@@ -86,8 +88,9 @@ class AnomalyAssessor:
 
     name = "anomaly"
 
-    def __init__(self, context: AssessorContext) -> None:
+    def __init__(self, context: AssessorContext, judge: JudgeEndpoint | None = None) -> None:
         self.context = context
+        self.judge = judge
 
     def validate(self, request: AssessmentRequest) -> Plan:
         config = parse_config(request.config)
@@ -105,10 +108,11 @@ class AnomalyAssessor:
                 )
             docs = {d: available[d] for d in config.documents}
         episodes = tuple(plan_episodes(config, docs))
+        judge = self.judge.identity() if self.judge else {"judge_model": None, "judge_api_base": None}
         assessment = assessment_id(
-            "anomaly", request.participants, config.identity(), documents_hash(docs.values())
+            "anomaly", request.participants, {**config.identity(), **judge}, documents_hash(docs.values())
         )
-        return Plan(dict(request.participants), config, docs, episodes, assessment)
+        return Plan(dict(request.participants), config, docs, episodes, assessment, self.judge)
 
     async def run(self, plan: Plan, transport: Transport, progress: ProgressCallback) -> AssessmentResult:
         start = time.monotonic()
@@ -222,11 +226,11 @@ async def run_episode(
             env.invalid(exc.kind, exc.message, raw=reply.text or reply.data)
             continue
         env.apply(action)
-    accepted, judge_errors = await _judge(env, config) if config.judge_model else (set(), [])
+    accepted, judge_errors = await _judge(env, plan.judge, config) if plan.judge else (set(), [])
     return episode_record(
         env,
         accepted=accepted,
-        **({"judge_errors": judge_errors} if config.judge_model else {}),
+        **({"judge_errors": judge_errors} if plan.judge else {}),
         role=role,
         index=spec.index,
         depth=spec.depth,
@@ -236,12 +240,12 @@ async def run_episode(
 
 
 async def _judge(
-    env: Environment, config: AnomalyConfig
+    env: Environment, endpoint: JudgeEndpoint, config: AnomalyConfig
 ) -> tuple[set[tuple[int, str]], list[dict[str, Any]]]:
     """Judge-approved (report, planted) pairs, and the pairs the judge gave no verdict on (why)."""
     from green_agent.anomaly.judge import Judge, judge_settings
 
-    judge = Judge(judge_settings(config.judge_model or "", config.judge_api_base, config.timeout_s))
+    judge = Judge(judge_settings(endpoint.model, endpoint.api_base, config.timeout_s))
     accepted: set[tuple[int, str]] = set()
     errors: list[dict[str, Any]] = []
     for i, report in enumerate(scored_reports(env.reports)):
@@ -272,5 +276,5 @@ def summary_text(parts: Sequence[Mapping[str, Any]]) -> str:
 
 
 def create(context: AssessorContext) -> AnomalyAssessor:
-    """Plugin factory (``--assessor anomaly``)."""
-    return AnomalyAssessor(context)
+    """Plugin factory (``--assessor anomaly``); the judge is the operator's (environment)."""
+    return AnomalyAssessor(context, judge_from_env())

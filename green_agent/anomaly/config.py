@@ -1,12 +1,15 @@
-"""The anomaly assessment config: JSON Schema validation at the edge, then a frozen dataclass.
+"""The anomaly assessment config: the request's part and the operator's part.
 
-``green_agent/schemas/anomaly-config.schema.json`` is the single source of keys, types and defaults;
-:mod:`green_agent.config_schema` parses it, so the first violation is a
-:class:`~green_agent.protocol.RequestError` naming ``config.<field>``.
+A request's ``config`` is checked against ``green_agent/schemas/anomaly-config.schema.json`` (the single
+source of keys, types and defaults) by :mod:`green_agent.config_schema`, so the first violation is a
+:class:`~green_agent.protocol.RequestError` naming ``config.<field>``. The optional LLM judge is the
+operator's: the green agent calls it with its own API keys, so its model and endpoint come from the
+environment (:func:`judge_from_env`), never from a request.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -15,6 +18,31 @@ from green_agent import config_schema
 from green_agent.calls import Budget
 
 SCHEMA_NAME = "anomaly-config"
+JUDGE_MODEL_ENV = "GREEN_AGENT_JUDGE_MODEL"
+"""litellm model of the judge (``openai/gpt-4o-mini``, ``gemini/gemini-2.5-flash``); unset: no judge."""
+JUDGE_API_BASE_ENV = "GREEN_AGENT_JUDGE_API_BASE"
+"""Optional OpenAI-compatible endpoint of the judge (a local server, a proxy)."""
+
+
+@dataclass(frozen=True)
+class JudgeEndpoint:
+    """The LLM judge the operator configured (the provider's key comes from its own variable)."""
+
+    model: str
+    api_base: str | None = None
+
+    def identity(self) -> dict[str, str | None]:
+        """What a journal id records of the judge (its verdicts shape the results)."""
+        return {"judge_model": self.model, "judge_api_base": self.api_base}
+
+
+def judge_from_env(env: Mapping[str, str] | None = None) -> JudgeEndpoint | None:
+    """The judge set by :data:`JUDGE_MODEL_ENV` and :data:`JUDGE_API_BASE_ENV`, or None."""
+    env = os.environ if env is None else env
+    model = env.get(JUDGE_MODEL_ENV, "").strip()
+    if not model:
+        return None
+    return JudgeEndpoint(model, env.get(JUDGE_API_BASE_ENV, "").strip() or None)
 
 
 @dataclass(frozen=True)
@@ -36,8 +64,6 @@ class AnomalyConfig:
     depths: tuple[str, ...]
     types: tuple[str, ...]
     anomalies_per_episode: int
-    judge_model: str | None
-    judge_api_base: str | None
     shard_index: int
     num_shards: int
     num_instances: int | None

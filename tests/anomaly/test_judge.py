@@ -1,6 +1,7 @@
 """The LLM judge through the scripted OpenAI-compatible endpoint (litellm's real HTTP path): a YES
 matches a report of another type, and a judge that fails or answers neither YES nor NO matches
-nothing and is recorded in the episode's ``judge_errors`` while the assessment goes on."""
+nothing and is recorded in the episode's ``judge_errors`` while the assessment goes on. The judge
+is the operator's (``GREEN_AGENT_JUDGE_MODEL``/``_API_BASE``), as a public green agent sets it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from green_agent.anomaly.config import JUDGE_API_BASE_ENV, JUDGE_MODEL_ENV
 from green_agent.anomaly.documents import load_documents
 from green_agent.anomaly.injection import TYPES, Planted, inject
 from green_agent.anomaly.judge import JUDGE_RETRIES, read_verdict
@@ -48,15 +50,17 @@ class OffTypeReporter:
         return {"action": "FINALIZE"}
 
 
-def _judged_episode(tmp_path: Any, script: list[Entry], default: Entry | None = None) -> tuple[dict, list]:
+def _judged_episode(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, script: list[Entry], default: Entry | None = None
+) -> tuple[dict, list]:
     with fake_llm(script, default=default) as fake:
+        monkeypatch.setenv(JUDGE_MODEL_ENV, "openai/judge")
+        monkeypatch.setenv(JUDGE_API_BASE_ENV, fake.url)
         config = {
             "documents": [DOC],
             "depths": ["shallow"],
             "seed": SEED,
             "anomalies_per_episode": 1,
-            "judge_model": "openai/judge",
-            "judge_api_base": fake.url,
             "timeout_s": 60,
         }
         part = participant_parts(assess(tmp_path, {"agent": participant_app(OffTypeReporter)}, config))[
@@ -77,8 +81,8 @@ def _judge_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # litellm's openai provider wants a key; ours ignores it
 
 
-def test_a_yes_from_the_judge_matches_a_report_of_another_type(tmp_path):
-    episode, requests = _judged_episode(tmp_path, ["YES - both describe the same fault."])
+def test_a_yes_from_the_judge_matches_a_report_of_another_type(tmp_path, monkeypatch):
+    episode, requests = _judged_episode(tmp_path, monkeypatch, ["YES - both describe the same fault."])
     assert episode["matches"] == [{"report": 0, "planted": _planted().id, "by": "judge"}]
     assert episode["tp"] == 1 and episode["fp"] == 0 and episode["judge_errors"] == []
     assert len(requests) == 1
@@ -87,22 +91,22 @@ def test_a_yes_from_the_judge_matches_a_report_of_another_type(tmp_path):
     assert requests[0]["temperature"] == 0
 
 
-def test_a_no_from_the_judge_matches_nothing(tmp_path):
-    episode, _ = _judged_episode(tmp_path, ["No."])
+def test_a_no_from_the_judge_matches_nothing(tmp_path, monkeypatch):
+    episode, _ = _judged_episode(tmp_path, monkeypatch, ["No."])
     assert episode["matches"] == [] and episode["tp"] == 0 and episode["fp"] == 1
     assert episode["judge_errors"] == []
 
 
-def test_an_unreadable_judge_reply_matches_nothing_and_is_recorded(tmp_path):
-    episode, _ = _judged_episode(tmp_path, ["Perhaps: the passage is the same one."])
+def test_an_unreadable_judge_reply_matches_nothing_and_is_recorded(tmp_path, monkeypatch):
+    episode, _ = _judged_episode(tmp_path, monkeypatch, ["Perhaps: the passage is the same one."])
     assert episode["matches"] == [] and episode["tp"] == 0
     (error,) = episode["judge_errors"]
     assert error["report"] == 0 and error["planted"] == _planted().id
     assert "neither YES nor NO" in error["error"] and "Perhaps" in error["error"]
 
 
-def test_a_failing_judge_endpoint_is_retried_then_recorded_and_the_run_goes_on(tmp_path):
-    episode, requests = _judged_episode(tmp_path, [], default={"status": 503})
+def test_a_failing_judge_endpoint_is_retried_then_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
+    episode, requests = _judged_episode(tmp_path, monkeypatch, [], default={"status": 503})
     assert len(requests) == 1 + JUDGE_RETRIES
     assert episode["matches"] == [] and episode["end_reason"] == "finalized"
     (error,) = episode["judge_errors"]
