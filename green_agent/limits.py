@@ -27,6 +27,11 @@ class ServerLimits:
     """Assessments waiting for a slot; one more is rejected."""
     max_outbound: int = 128
     """Calls to participants in flight at once, over all assessments (each holds one connection)."""
+    max_participants: int = 16
+    """Participants named in one request; more is rejected before any work starts."""
+    max_items: int = 20_000
+    """Items × participants of one request (the result lists each; see docs/hosting.md for why
+    20,000); more is rejected before any card is fetched."""
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     """Largest request body accepted (HTTP 413 beyond)."""
     max_task_bytes: int = DEFAULT_TASK_STORE_BYTES
@@ -57,7 +62,7 @@ class AssessmentGate:
             if self.waiting >= self._queued:
                 raise Busy(
                     f"the green agent is busy ({self._running} assessments running, {self.waiting} "
-                    "queued, which is its limit); try again later"
+                    "queued, which is its limit: --max-assessments, --max-queued); try again later"
                 )
             self.waiting += 1
             try:

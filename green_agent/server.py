@@ -17,6 +17,7 @@ from typing import Any
 
 from starlette.types import ASGIApp
 
+from green_agent.admission import Admitting
 from green_agent.cli_args import positive_int
 from green_agent.executor import AssessmentExecutor
 from green_agent.intake import IntakeContextBuilder
@@ -100,8 +101,9 @@ def create_app(
         ],
     )
     limits = limits or ServerLimits()
+    admitted = Admitting(assessor, max_participants=limits.max_participants, max_items=limits.max_items)
     return build_app(
-        AssessmentExecutor(assessor, limits=limits, private_errors=private_errors),
+        AssessmentExecutor(admitted, limits=limits, private_errors=private_errors),
         card,
         max_task_bytes=limits.max_task_bytes,
         max_request_bytes=limits.max_request_bytes,
@@ -241,6 +243,8 @@ def add_limit_args(parser: argparse.ArgumentParser) -> None:
         ("--max-assessments", "assessments running at once"),
         ("--max-queued", "assessments waiting for a slot; one more is rejected as busy"),
         ("--max-outbound", "calls to participants in flight at once, over all assessments"),
+        ("--max-participants", "participants named in one request (more: rejected before any work)"),
+        ("--max-items", "items x participants of one request (more: rejected before any card is fetched)"),
         ("--max-request-bytes", "largest request body accepted (HTTP 413 beyond, before parsing)"),
         ("--max-task-bytes", "serialized size of the A2A tasks kept in memory (oldest forgotten)"),
     ):
@@ -259,6 +263,8 @@ def limits_from_args(args: argparse.Namespace) -> ServerLimits:
         max_assessments=args.max_assessments,
         max_queued=args.max_queued,
         max_outbound=args.max_outbound,
+        max_participants=args.max_participants,
+        max_items=args.max_items,
         max_request_bytes=args.max_request_bytes,
         max_task_bytes=args.max_task_bytes,
     )

@@ -114,6 +114,10 @@ class AnomalyAssessor:
         )
         return Plan(dict(request.participants), config, docs, episodes, assessment, self.judge)
 
+    def items_per_participant(self, plan: Plan) -> int:
+        """Episodes each participant plays (admission limits count this)."""
+        return len(plan.episodes)
+
     async def run(self, plan: Plan, transport: Transport, progress: ProgressCallback) -> AssessmentResult:
         start = time.monotonic()
         cards, _ = await fetch_cards(  # a participant without a card fails its episodes' turns instead

@@ -108,6 +108,10 @@ class FolioAssessor:
         ident = assessment_id(request.participants, config.identity(), dataset.sha256)
         return FolioPlan(dict(request.participants), config, dataset, items, ident)
 
+    def items_per_participant(self, plan: FolioPlan) -> int:
+        """At most: each selected item once per variant kind (admission limits count this)."""
+        return len(plan.items) * len(plan.config.variants)
+
     def _open_journal(
         self, plan: FolioPlan, key: str, items: tuple[FolioItem, ...]
     ) -> tuple[Journal, dict[str, dict[str, ItemOutcome]]]:

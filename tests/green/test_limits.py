@@ -70,7 +70,7 @@ def test_assessments_beyond_the_limit_queue_then_are_rejected_as_busy() -> None:
     assert any("position 1 in the queue" in t for t in texts(second))
     assert not any("Queued" in t for t in texts(first))
     assert final_state(third) == TaskState.TASK_STATE_REJECTED
-    assert any("busy" in t and "try again later" in t for t in texts(third))
+    assert any("busy" in t and "--max-queued" in t and "try again later" in t for t in texts(third))
 
 
 async def test_outbound_requests_in_flight_are_bounded_across_the_process(tmp_path: Path) -> None:
