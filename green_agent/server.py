@@ -19,6 +19,7 @@ from starlette.types import ASGIApp
 
 from green_agent.admission import Admitting
 from green_agent.cli_args import positive_int
+from green_agent.connection_limits import ConnectionLimits
 from green_agent.executor import AssessmentExecutor
 from green_agent.intake import IntakeContextBuilder
 from green_agent.limits import ServerLimits
@@ -141,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_tenancy_args(parser)
     add_limit_args(parser)
+    add_connection_args(parser)
     args = parser.parse_args(argv)
     problem = unwritable_run_dir(args.run_dir)
     if problem:
@@ -182,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        connections=connection_limits_from_args(args),
     )
     return 0
 
@@ -256,6 +259,49 @@ def add_limit_args(parser: argparse.ArgumentParser) -> None:
             metavar="N",
             help=f"{help_text} (default: %(default)s)",
         )
+
+
+def add_connection_args(parser: argparse.ArgumentParser) -> None:
+    """Flags for :class:`~green_agent.connection_limits.ConnectionLimits`."""
+    defaults = ConnectionLimits()
+    parser.add_argument(
+        "--read-timeout",
+        type=positive_seconds,
+        default=defaults.read_timeout_s,
+        metavar="S",
+        help="seconds a connection has to send a whole request once it is open or its last response "
+        "is done; then it is closed (default: %(default)s)",
+    )
+    for flag, help_text in (
+        ("--max-connections", "connections open at once, over all clients (more: 503 at accept)"),
+        ("--max-connections-per-client", "connections open at once from one client address (more: 503)"),
+    ):
+        parser.add_argument(
+            flag,
+            type=positive_int,
+            default=getattr(defaults, flag[2:].replace("-", "_")),
+            metavar="N",
+            help=f"{help_text} (default: %(default)s)",
+        )
+
+
+def connection_limits_from_args(args: argparse.Namespace) -> ConnectionLimits:
+    return ConnectionLimits(
+        read_timeout_s=args.read_timeout,
+        max_connections=args.max_connections,
+        max_connections_per_client=args.max_connections_per_client,
+    )
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a finite number of seconds > 0, with a readable error."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
+    return value
 
 
 def limits_from_args(args: argparse.Namespace) -> ServerLimits:

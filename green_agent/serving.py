@@ -9,10 +9,13 @@ AgentBeats Docker contract: ``--host --port --card-url``.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import logging
 from collections import OrderedDict
 from collections.abc import Sequence
+from functools import partial
+from typing import cast
 
 from a2a.server.agent_execution import AgentExecutor, RequestContextBuilder
 from a2a.server.context import ServerCallContext
@@ -26,6 +29,14 @@ from starlette.types import ASGIApp
 
 from green_agent import __version__
 from green_agent.agent_port import PORT_ENV, default_port_from_env
+from green_agent.connection_limits import (
+    ConnectionGuard,
+    ConnectionLimits,
+    LoopSetup,
+    ReadDeadline,
+    fit_descriptor_limit,
+    quiet_accept_errors,
+)
 from green_agent.redact import install_log_redaction
 from green_agent.request_limit import RequestSizeLimit
 from green_agent.tenancy import (
@@ -244,10 +255,38 @@ def configure_logging(log_level: str) -> None:
     install_log_redaction()
 
 
-def serve(app: ASGIApp, *, host: str, port: int, log_level: str = "info") -> None:
-    """Run the app with uvicorn until interrupted (after :func:`settle_heap`)."""
+KEEP_ALIVE_S = 5
+"""Seconds an idle kept-alive connection stays open (uvicorn's ``timeout_keep_alive``)."""
+MAX_HEAD_BYTES = 16 << 10
+"""Largest request head read (h11's ``max_incomplete_event_size``; beyond: HTTP 400)."""
+BACKLOG = 1024
+"""Connections the kernel queues before they are accepted (uvicorn's ``backlog``)."""
+
+
+def serve(
+    app: ASGIApp,
+    *,
+    host: str,
+    port: int,
+    log_level: str = "info",
+    connections: ConnectionLimits | None = None,
+) -> None:
+    """Run the app with uvicorn until interrupted (after :func:`settle_heap`), behind the read
+    deadline and the connection caps of :mod:`green_agent.connection_limits`."""
     import uvicorn
 
     settle_heap()
     configure_logging(log_level)
-    uvicorn.run(app, host=host, port=port, log_level="warning" if log_level == "info" else log_level)
+    limits = connections or ConnectionLimits()
+    fit_descriptor_limit(limits)
+    guard = ConnectionGuard(limits)
+    uvicorn.run(
+        LoopSetup(ReadDeadline(app), partial(quiet_accept_errors, guard.budget)),
+        host=host,
+        port=port,
+        log_level="warning" if log_level == "info" else log_level,
+        http=cast("type[asyncio.Protocol]", guard),
+        timeout_keep_alive=KEEP_ALIVE_S,
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        backlog=BACKLOG,
+    )
