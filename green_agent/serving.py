@@ -278,7 +278,7 @@ def serve(
     settle_heap()
     configure_logging(log_level)
     limits = connections or ConnectionLimits()
-    fit_descriptor_limit(limits)
+    fit_descriptor_limit(limits, BACKLOG)
     guard = ConnectionGuard(limits)
     uvicorn.run(
         LoopSetup(ReadDeadline(app), partial(quiet_accept_errors, guard.budget)),
