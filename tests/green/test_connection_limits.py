@@ -3,7 +3,8 @@ caps, and accept() failures logged once per interval. Hostile clients connect fr
 honest one (127.0.0.1, or 127.0.0.3) is a different address, as it would be on a network.
 
 Checked by hand that each test fails with its protection off: with ``ReadDeadline``/the deadline
-timer removed the half-sent requests are never closed; with ``admit`` always accepting the fourth
+timer removed the half-sent requests are never closed, and without the re-arm after a response the
+kept-alive one stays open; with ``admit`` always accepting the fourth
 connection is served; with ``quiet_accept_errors`` not installed the log holds thousands of
 tracebacks.
 """
@@ -170,3 +171,29 @@ def test_a_bad_read_timeout_is_a_one_line_error(tmp_path: Path, value: str) -> N
         timeout=60,
     )
     assert done.returncode == 2 and "--read-timeout" in done.stderr and "Traceback" not in done.stderr
+
+
+def _read_one_response(sock: socket.socket) -> bytes:
+    """One response with a Content-Length, leaving the connection open."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(4096)
+    head, body = data.split(b"\r\n\r\n", 1)
+    length = next(
+        int(v)
+        for k, v in (h.split(b":", 1) for h in head.split(b"\r\n")[1:])
+        if k.lower() == b"content-length"
+    )
+    while len(body) < length:
+        body += sock.recv(4096)
+    return head
+
+
+def test_a_kept_alive_connection_gets_the_deadline_again_after_each_response(tmp_path: Path) -> None:
+    """After a response the connection waits for its next request under the same deadline: half a
+    head sent then is cut (uvicorn's own keep-alive timer stops at the first byte)."""
+    with running_green(tmp_path / "runs", args=["--read-timeout", "1"]) as green, _connect(green.url) as sock:
+        sock.sendall(HALF_A_REQUEST + b"\r\n")
+        assert _read_one_response(sock).startswith(b"HTTP/1.1 200")
+        sock.sendall(HALF_A_REQUEST)
+        assert _read_until_closed(sock) == b""
