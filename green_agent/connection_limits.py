@@ -16,7 +16,9 @@ protocol, and ASGI):
 
 :class:`ConnectionGuard` counts and makes the protocols; :class:`ReadDeadline` is the ASGI side that
 tells the connection (found through a context variable set while uvicorn parses its bytes) when a
-request has been read and when its response is done.
+request has been read and when its response is done. :func:`fit_descriptor_limit` raises the soft
+descriptor limit to what the caps need; :func:`quiet_accept_errors` (installed on uvicorn's loop by
+:class:`LoopSetup`) turns a flood of failed ``accept()`` calls into a line per interval.
 """
 
 from __future__ import annotations
