@@ -268,6 +268,31 @@ def running_participant(
             stats.release()
 
 
+class Gate:
+    """A participant behaviour: answers the first ``free`` requests at once (from ``answers``, else
+    ``label``), then holds every later one until :meth:`open` — so a test can stop a run at a known point
+    instead of guessing one with latencies and sleeps."""
+
+    def __init__(self, free: int, answers: Mapping[str, str] | None = None, label: str = "True") -> None:
+        self.free = free
+        self.answers = dict(answers or {})
+        self.label = label
+        self.opened = threading.Event()
+        self.answered = 0
+
+    def open(self) -> None:
+        """Answer every held request, and every later one at once."""
+        self.opened.set()
+
+    async def __call__(self, text: str, data: Mapping[str, Any]) -> list[Any]:
+        if self.answered >= self.free:  # the server's one event loop runs this: no lock needed
+            while not self.opened.is_set():
+                await asyncio.sleep(0.01)
+        self.answered += 1
+        label = self.answers.get(str(data.get("id", "")), self.label)
+        return [f"Answer: {label}", {"label": label}]
+
+
 def answers_for(items: Any) -> dict[str, str]:
     """``{id: gold label}`` for FolioItems — the answer map of a perfect participant."""
     return {str(it.id): it.label for it in items}
