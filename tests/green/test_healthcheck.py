@@ -9,25 +9,43 @@ import subprocess
 import sys
 import threading
 
+import httpx
 import pytest
 
 from green_agent.healthcheck import probe
 from green_agent.serving import add_server_args
 from tests.green.agents import a2a_app, answering
 from tests.support.servers import free_port, running_app
+from tests.support.timing import scaled
+
+DOCKER_RETRIES = 3
+"""Our Dockerfiles' ``HEALTHCHECK --retries``: a container is unhealthy only after that many failed probes."""
 
 
 def healthcheck(port: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "AGENT_PORT": port}
     return subprocess.run(
-        [sys.executable, "-m", "green_agent.healthcheck"], env=env, capture_output=True, text=True, timeout=30
+        [sys.executable, "-m", "green_agent.healthcheck"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=scaled(60),
     )
 
 
 def test_healthy_when_the_card_answers_on_agent_port() -> None:
+    """Healthy as Docker judges it: one of ``DOCKER_RETRIES`` probes in a row succeeds (a probe has 2.5 s,
+    which a crowded test machine can miss once; a broken probe fails every time)."""
     port = free_port()
     with running_app(a2a_app(answering("ok"), f"http://127.0.0.1:{port}/"), port):
-        assert healthcheck(str(port)).returncode == 0
+        httpx.get(f"http://127.0.0.1:{port}/.well-known/agent-card.json", timeout=scaled(30))  # warm
+        failures = []
+        for _ in range(DOCKER_RETRIES):
+            done = healthcheck(str(port))
+            if done.returncode == 0:
+                break
+            failures.append(done.stderr)
+        assert done.returncode == 0, failures
 
 
 def test_unhealthy_in_one_line_when_nothing_listens() -> None:
