@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from pathlib import Path
 
+import pytest
 from a2a.helpers import new_task_from_user_message
 from a2a.server.agent_execution import RequestContext
 from a2a.server.events import EventQueue
 from a2a.types import TaskState
 
+from green_agent import cancel, messenger
 from green_agent.parts import split_parts, user_message
 from green_agent.protocol import AssessorContext
 from green_agent.server import create_app, load_assessor
@@ -20,7 +21,9 @@ from tests.support.cancel import cancel_once
 from tests.support.servers import free_port, running_app
 
 
-def test_cancel_stops_the_assessment_and_its_participants_task(tmp_path: Path) -> None:
+def test_cancel_stops_the_assessment_and_its_participants_task(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls: list[str] = []
     stopped: list[str] = []
 
@@ -39,14 +42,18 @@ def test_cancel_stops_the_assessment_and_its_participants_task(tmp_path: Path) -
             stopped.append(task.id)
             raise
 
-    busy_since: list[float] = []
+    named: list[str] = []  # task ids the green agent's transport has read from participants' replies
+
+    def note_task_id(task_id: str | None) -> None:
+        named.append(str(task_id))
+        cancel.note_task_id(task_id)
+
+    monkeypatch.setattr(messenger, "note_task_id", note_task_id)
 
     def participant_busy() -> bool:
-        """The participant is working on the second item, and its Task had a moment to reach the green
-        agent (the green agent cancels the participant's task by that task's id)."""
-        if len(calls) == 2 and not busy_since:
-            busy_since.append(time.monotonic())
-        return bool(busy_since) and time.monotonic() - busy_since[0] >= 1.0
+        """The participant is working on the second item, and the green agent has read that task's id
+        (it cancels the participant's task by that id)."""
+        return len(calls) == 2 and calls[1] in named
 
     green_port, white_port = free_port(), free_port()
     green = create_app(

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from green_agent.journal import MAX_DELAY_S, Journal
+from tests.support.timing import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,7 +25,7 @@ def lines(path: Path) -> list[dict]:
 
 
 def wait_for(predicate, limit_s: float = 10.0) -> None:
-    deadline = time.monotonic() + limit_s
+    deadline = time.monotonic() + scaled(limit_s)
     while not predicate():
         assert time.monotonic() < deadline, "condition never held"
         time.sleep(0.01)
@@ -123,7 +124,7 @@ time.sleep(3600)
 def test_sigkill_loses_nothing_older_than_the_batch_window(tmp_path):
     path = tmp_path / "items.jsonl"
     proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(path), str(MAX_DELAY_S * 4)],
+        [sys.executable, "-c", CHILD, str(path), str(scaled(MAX_DELAY_S * 4))],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
@@ -131,7 +132,7 @@ def test_sigkill_loses_nothing_older_than_the_batch_window(tmp_path):
     try:
         assert proc.stdout.readline().strip() == "ready"
         os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
+        proc.wait(timeout=scaled(10))
     finally:
         proc.kill()
     ids = [r["id"] for r in Journal(path).records()]

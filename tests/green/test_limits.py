@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import uuid
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from tests.folio.conftest import Progress, parts_by_role, plan_for
 from tests.green.test_executor import GOOD, SilentThenDone, final_state
 from tests.support.participants import running_participant
 from tests.support.servers import free_port, running_app
+from tests.support.timing import eventually, scaled
 
 
 def serve_green(assessor: Any, limits: ServerLimits) -> Any:
@@ -35,11 +37,15 @@ def serve_green(assessor: Any, limits: ServerLimits) -> Any:
     return running_app(build_app(AssessmentExecutor(assessor, limits=limits), card), port)
 
 
-async def stream(hc: httpx.AsyncClient, url: str, request: str) -> list[Any]:
+async def stream(hc: httpx.AsyncClient, url: str, request: str, events: list[Any] | None = None) -> list[Any]:
+    """The request's events, collected into ``events`` as they arrive (so a test can watch them)."""
+    events = [] if events is None else events
     card = await A2ACardResolver(hc, url).get_agent_card()
     client = ClientFactory(ClientConfig(streaming=True, httpx_client=hc)).create(card)
     msg = Message(role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=[Part(text=request)])
-    return [event async for event in client.send_message(SendMessageRequest(message=msg))]
+    async for event in client.send_message(SendMessageRequest(message=msg)):
+        events.append(event)
+    return events
 
 
 def texts(events: list[Any]) -> list[str]:
@@ -52,19 +58,40 @@ def texts(events: list[Any]) -> list[str]:
     ]
 
 
+class Held(SilentThenDone):
+    """Counts the assessments that started, and holds each until the test releases them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = 0
+        self.released = threading.Event()
+
+    async def run(self, plan: Any, transport: Any, progress: Any) -> AssessmentResult:
+        self.started += 1
+        while not self.released.is_set():
+            await asyncio.sleep(0.01)
+        return await super().run(plan, transport, progress)
+
+
 def test_assessments_beyond_the_limit_queue_then_are_rejected_as_busy() -> None:
     limits = ServerLimits(max_assessments=1, max_queued=1)
+    assessor = Held()
 
     async def three(url: str) -> list[list[Any]]:
-        async with httpx.AsyncClient(timeout=60) as hc:
+        async with httpx.AsyncClient(timeout=scaled(60)) as hc:
             first = asyncio.create_task(stream(hc, url, GOOD))
-            await asyncio.sleep(0.3)  # ordering only: the first holds the slot before the others arrive
-            second = asyncio.create_task(stream(hc, url, GOOD))
-            await asyncio.sleep(0.3)
+            await eventually(lambda: assessor.started == 1, "the first assessment to hold the slot")
+            second_events: list[Any] = []
+            second = asyncio.create_task(stream(hc, url, GOOD, second_events))
+            await eventually(
+                lambda: any("position 1 in the queue" in t for t in texts(second_events)),
+                "the second assessment to be queued",
+            )
             third = await stream(hc, url, GOOD)
+            assessor.released.set()
             return [await first, await second, third]
 
-    with serve_green(SilentThenDone(sleep_s=2.0), limits) as url:
+    with serve_green(assessor, limits) as url:
         first, second, third = asyncio.run(three(url))
     assert final_state(first) == final_state(second) == TaskState.TASK_STATE_COMPLETED
     assert any("position 1 in the queue" in t for t in texts(second))
@@ -83,9 +110,10 @@ async def test_outbound_requests_in_flight_are_bounded_across_the_process(tmp_pa
 
 
 async def test_waiting_for_a_call_slot_does_not_count_against_the_items_budget(tmp_path: Path) -> None:
-    """One slot, four workers, 0.3 s per reply, 1 s budget: queued items wait up to 0.9 s, yet pass."""
-    config = {"limit": 4, "concurrency": 4, "timeout_s": 1.0, "max_retries": 0}
-    with running_participant("label", latency_s=0.3) as (url, stats):
+    """One slot, four workers, a reply every second, 2.5 s budget: the last item waits 3 s for the slot,
+    longer than its budget, yet passes."""
+    config = {"limit": 4, "concurrency": 4, "timeout_s": scaled(2.5), "max_retries": 0}
+    with running_participant("label", latency_s=scaled(1.0)) as (url, stats):
         assessor, plan = plan_for(tmp_path, {"p": url}, config)
         async with A2ATransport(call_slots=asyncio.Semaphore(1)) as transport:
             part = parts_by_role(await assessor.run(plan, transport, Progress()))["p"]
