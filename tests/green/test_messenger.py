@@ -15,6 +15,7 @@ from green_agent.messenger import A2ATransport
 from green_agent.protocol import OutboundMessage, TransportError
 from tests.green.agents import a2a_app, answering, echoing, flaky, message_reply, raw_app
 from tests.support.servers import free_port, refused_port, running_app
+from tests.support.timing import eventually, scaled
 
 MSG = OutboundMessage(text="Is it raining?", data={"task": "folio", "id": "7"})
 
@@ -234,7 +235,8 @@ def test_timed_out_task_is_canceled_when_its_id_is_known() -> None:
 
     async def run(url: str):
         async with A2ATransport() as transport:
-            return await call_participant(transport, url, MSG, Budget(timeout_s=1.0, max_retries=0))
+            # long enough for the participant's Task (its id) to reach us on a crowded machine
+            return await call_participant(transport, url, MSG, Budget(timeout_s=scaled(2.0), max_retries=0))
 
     with serve(lambda u: a2a_app(works_forever, u, streaming=True)) as url:
         streamed = asyncio.run(run(url))
@@ -246,18 +248,24 @@ def test_timed_out_task_is_canceled_when_its_id_is_known() -> None:
     assert (blocking.status, blocking.cancel) == ("timeout", "no_task_id")
 
 
-def test_canceling_the_call_cancels_the_participants_task() -> None:
+def test_canceling_the_call_cancels_the_participants_task(monkeypatch: pytest.MonkeyPatch) -> None:
     """When the assessment itself is canceled, the participant's task in flight is canceled too."""
-    import threading
-
     from a2a.helpers import new_task_from_user_message
 
-    started, stopped = threading.Event(), []
+    from green_agent import cancel, messenger
+
+    named: list[str | None] = []  # task ids the transport has read from the participant's replies
+
+    def note_task_id(task_id: str | None) -> None:
+        named.append(task_id)
+        cancel.note_task_id(task_id)
+
+    monkeypatch.setattr(messenger, "note_task_id", note_task_id)
+    stopped: list[str] = []
 
     async def works_forever(context, queue) -> None:
         task = new_task_from_user_message(context.message)
         await queue.enqueue_event(task)
-        started.set()
         try:
             await asyncio.sleep(60)
         except asyncio.CancelledError:
@@ -267,9 +275,7 @@ def test_canceling_the_call_cancels_the_participants_task() -> None:
     async def run(url: str) -> None:
         async with A2ATransport() as transport:
             call = asyncio.create_task(call_participant(transport, url, MSG, Budget(timeout_s=60)))
-            while not started.is_set():
-                await asyncio.sleep(0.01)
-            await asyncio.sleep(1.0)  # let the Task event (its id) reach the client, as it would mid-run
+            await eventually(lambda: bool(named), "the participant's Task (its id) to reach the client")
             call.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await call
