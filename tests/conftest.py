@@ -1,8 +1,16 @@
-"""Suite-wide policy: on CI, a test may not skip for want of a prerequisite CI is meant to provide.
+"""Suite-wide policy, in hooks so that no test file has to opt in.
 
-Locally, tests that need Chromium, the E prover or the shared FOLIO files skip with a reason (shown by
-``-rs``). On CI (``CI`` set, as ``.ci/run`` runs) those prerequisites are installed, so such a skip
-would hide a broken install: it is reported as a failure instead.
+- **CI fails loudly.** Locally, tests that need Chromium, bubblewrap, the E prover, Amber, the old DuckDB or
+  the shared FOLIO files skip with a reason (shown by ``-rs``). On CI (``CI`` set, as ``.ci/run`` runs) those
+  prerequisites are installed, so such a skip would hide a broken install: it is reported as a failure.
+- **Timeouts scale.** pytest-timeout's limit for each test (the ini default, or its ``timeout`` marker) is
+  multiplied by ``TEST_TIME_FACTOR`` (tests/support/timing.py). A test that sets up a module-scoped fixture
+  (a real assessment run once for the module) gets :data:`MODULE_FIXTURE_TIMEOUT_S` instead of the default:
+  the fixture's set-up is charged to whichever of its tests runs first.
+- **Parallel runs keep fixtures cheap.** Under pytest-xdist (``-n N --dist loadgroup``, as ``make test``
+  runs), every test of a module that uses a module-, class- or package-scoped fixture goes to one worker, so
+  the fixture is built once; every other test is spread freely. Tests marked ``slow`` are handed out first,
+  so the longest ones start early instead of trailing at the end of the run.
 """
 
 from __future__ import annotations
@@ -11,15 +19,26 @@ import os
 
 import pytest
 
+from tests.support.timing import scaled
+
 CI_PREREQUISITES = (
     "chromium",
+    "bubblewrap",
+    "setpriv",
     "eprover",
     "E prover",
     "FOLIO data",
     "shared FOLIO data",
     "amber CLI",
     "DuckDB 1.1",
+    "duckdb is a dev dependency",
 )
+"""Words of a skip reason that name something CI installs."""
+
+MODULE_FIXTURE_TIMEOUT_S = 600.0
+"""The limit for a test using a module-scoped fixture: its set-up may run whole assessments."""
+
+_SHARED_SCOPES = ("module", "class", "package")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -32,3 +51,47 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> objec
     if any(needle.lower() in reason.lower() for needle in CI_PREREQUISITES):
         report.outcome = "failed"
         report.longrepr = f"skipped on CI, where its prerequisite must be installed: {reason}"
+
+
+def _uses_shared_fixture(item: pytest.Item) -> bool:
+    """Whether ``item`` uses one of our fixtures that lives longer than a test (built once per module)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(
+        d.scope in _SHARED_SCOPES and d.baseid  # baseid "" is a plugin's fixture, not ours
+        for defs in info.name2fixturedefs.values()
+        for d in defs
+    )
+
+
+def _timeout_s(item: pytest.Item, shared_fixture: bool) -> float | None:
+    """The test's own limit, else the module-fixture limit, else the ini default; None when unlimited."""
+    marker = item.get_closest_marker("timeout")
+    if marker is not None:
+        value = marker.args[0] if marker.args else marker.kwargs.get("timeout")
+        return None if value is None else float(value)
+    if shared_fixture:
+        return MODULE_FIXTURE_TIMEOUT_S
+    default = item.config.getoption("timeout", None)
+    if default is None:
+        default = item.config.getini("timeout")
+    return float(default) if default else None
+
+
+def _module(item: pytest.Item) -> str:
+    return item.nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        shared = _uses_shared_fixture(item)
+        if shared:
+            item.add_marker(pytest.mark.xdist_group(_module(item)))
+        limit = _timeout_s(item, shared)
+        if limit:
+            item.add_marker(pytest.mark.timeout(scaled(limit)), append=False)
+    # Whole modules move (a module fixture is still built once in a serial run); the sort is stable.
+    slow_modules = {_module(it) for it in items if it.get_closest_marker("slow") is not None}
+    items.sort(key=lambda it: _module(it) not in slow_modules)

@@ -13,6 +13,7 @@ from green_agent.schemas import load_schema
 from tests.anomaly.conftest import assess, participant_app, participant_parts
 from tests.support.fake_llm import fake_llm
 from tests.support.servers import free_port
+from tests.support.timing import scaled
 from white_agents.anomaly_baseline.__main__ import create_app as baseline_app
 from white_agents.anomaly_baseline.policy import BaselinePolicy
 from white_agents.anomaly_llm.__main__ import create_app as llm_app
@@ -96,14 +97,23 @@ class NeverFinalize:
         return {"action": "REQUEST_CONTEXT", "segment_id": "S1"}
 
 
+STEP_TIMEOUT_S = scaled(2.0)
+"""Per-step budget: ample for the quick participants on a crowded machine, a third of Slow's wait."""
+
+
 class Slow:
     async def act(self, text, data):
-        await asyncio.sleep(3)
+        await asyncio.sleep(3 * STEP_TIMEOUT_S)
         return {"action": "FINALIZE"}
 
 
 def test_hostile_participants_end_episodes_with_the_right_records(tmp_path):
-    config = {"documents": ["manual-kettle"], "max_steps": 6, "timeout_s": 0.5, "max_consecutive_failures": 2}
+    config = {
+        "documents": ["manual-kettle"],
+        "max_steps": 6,
+        "timeout_s": STEP_TIMEOUT_S,
+        "max_consecutive_failures": 2,
+    }
     reply = assess(
         tmp_path,
         {

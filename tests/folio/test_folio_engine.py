@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -17,7 +16,8 @@ from green_agent.protocol import Assessor, AssessorContext
 from green_agent.schemas import load_schema
 from green_agent.server import load_assessor
 from tests.folio.conftest import Progress, parts_by_role, plan_for, run_assessment
-from tests.support.participants import answers_for, running_participant
+from tests.support.participants import Gate, answers_for, running_participant
+from tests.support.timing import scaled
 
 RESULT_SCHEMA = load_schema("folio-result")
 
@@ -108,46 +108,39 @@ async def test_hostile_participants_each_get_the_right_outcome_and_nothing_is_lo
 
 
 async def test_a_participant_that_never_answers_times_out(tmp_path: Path) -> None:
+    """The hang never ends by itself (until the test is over): only the budget can end these calls."""
+    config = {"limit": 4, "timeout_s": scaled(2), "concurrency": 2}
     with running_participant("hang") as (url, stats), running_participant("label") as (good, _):
-        started = time.monotonic()
-        result = await run_assessment(
-            tmp_path, {"hang": url, "good": good}, {"limit": 4, "timeout_s": 1, "concurrency": 2}
-        )
-        took = time.monotonic() - started
+        result = await run_assessment(tmp_path, {"hang": url, "good": good}, config)
     parts = parts_by_role(result)
     assert [(it["status"], it["kind"], it["attempts"]) for it in parts["hang"]["items"]] == [
         ("timeout", "timeout", 1)
     ] * 4
     assert parts["good"]["answered"] == 4 and stats.requests == 4
-    assert took < 10  # the hang never ends by itself: only the 1 s budget ends these calls
     check_schema(result.parts)
 
 
 @pytest.mark.slow
 async def test_concurrency_is_held_per_participant(tmp_path: Path) -> None:
     with running_participant("label", latency_s=0.3) as (url, stats):
-        started = time.monotonic()
         result = await run_assessment(tmp_path, {"p": url}, {"limit": 12, "concurrency": 3})
-        took = time.monotonic() - started
-    assert stats.max_in_flight == 3 and stats.requests == 12
+    assert stats.max_in_flight == 3 and stats.requests == 12  # 12 calls, never more than 3 at once
     assert parts_by_role(result)["p"]["answered"] == 12
-    assert took > 1.1  # 4 waves of 0.3 s: the limit really queued the calls
 
 
 @pytest.mark.slow
 async def test_deadline_stops_the_run_and_records_every_item(tmp_path: Path) -> None:
-    with running_participant("label", latency_s=0.5) as (url, stats):
-        started = time.monotonic()
+    # Two answers, then the third is held until the test ends: only the deadline can end the run.
+    with running_participant(Gate(free=2)) as (url, stats):
         result = await run_assessment(
-            tmp_path, {"p": url}, {"limit": 10, "concurrency": 1, "deadline_s": 1.3}
+            tmp_path, {"p": url}, {"limit": 10, "concurrency": 1, "deadline_s": scaled(3)}
         )
-        took = time.monotonic() - started
     check_schema(result.parts)
     items = parts_by_role(result)["p"]["items"]
-    assert len(items) == 10 and took < 4.5  # all 10 at 0.5 s one by one would take 5 s
+    assert len(items) == 10
     ok = [it for it in items if it["status"] == "ok"]
     late = [it for it in items if it["status"] == "timeout"]
-    assert 1 <= len(ok) <= 3 and len(ok) + len(late) == 10
+    assert len(ok) == 2 and len(late) == 8
     assert all(it["kind"] == "deadline" for it in late)
     assert sum(it["attempts"] == 0 for it in late) >= 6  # never started
     assert stats.requests == len(ok) + sum(it["attempts"] > 0 for it in late)

@@ -14,6 +14,7 @@ import psutil
 import pytest
 
 from tests.harness.conftest import REPO, FakeScenario, assert_all_gone, harness_env, run_harness
+from tests.support.timing import scaled
 
 pytestmark = pytest.mark.slow
 
@@ -117,7 +118,7 @@ def test_interrupt_mid_run_stops_every_agent(tmp_path: Path, sig: signal.Signals
     pids = _pids(seen)
     assert len(pids) == 3
     agents = [psutil.Process(p) for p in pids]
-    time.sleep(1.5)  # the request is in flight; alice is sitting on her 30 s delay
+    time.sleep(scaled(1.5))  # ordering only: the request is in flight, alice sits on her 30 s delay
     harness.send_signal(sig)
     _out, err = harness.communicate(timeout=30)
     assert harness.returncode == code, err

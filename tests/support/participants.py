@@ -266,6 +266,8 @@ def running_participant(
             yield url, stats
         finally:
             stats.release()
+            if isinstance(behaviour, Gate):
+                behaviour.open()
 
 
 class Gate:
