@@ -3,15 +3,19 @@ version of a dependency (the a2a-sdk 0.3 peer, the oldest supported DuckDB).
 
 Each lives in ``$AGENTBEATS_CACHE/<name>`` (default ``~/.cache/agentified-assessment/<name>``) and is built by
 a Makefile target (a prerequisite of ``make test``) with ``pip --require-hashes --only-binary :all:``. It is
-rebuilt when its requirements change (their hash is stamped into it) or its probe fails.
+rebuilt when its requirements change (their hash is stamped into it) or its probe fails. Builds hold a file
+lock beside it, so parallel test workers (pytest-xdist) or two test runs never build the same one at once.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,9 +57,27 @@ class PinnedVenv:
             return False
         return subprocess.run([str(self.python), "-c", self.probe], capture_output=True).returncode == 0
 
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold ``<name>.lock`` in the cache: one builder at a time, the others wait and find it built."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with (self.path.parent / f"{self.name}.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
     def ensure(self) -> Path:
         """Build the environment unless it is ready; return its interpreter."""
-        if not self.is_ready():
+        if self.is_ready():
+            return self.python
+        with self._locked():
+            self._build_unless_ready()
+        return self.python
+
+    def _build_unless_ready(self) -> None:
+        if not self.is_ready():  # checked again under the lock: another worker may have built it
             subprocess.run([sys.executable, "-m", "venv", "--clear", str(self.path)], check=True)
             install = [str(self.python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
             subprocess.run(
@@ -64,4 +86,3 @@ class PinnedVenv:
             )
             subprocess.run([str(self.python), "-c", self.probe], check=True)
             self._stamp.write_text(self._wanted_stamp())
-        return self.python
