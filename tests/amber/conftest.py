@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.timing import scaled
+
 REPO = Path(__file__).resolve().parents[2]
 GATEWAY_URL = (
     "https://raw.githubusercontent.com/RDI-Foundation/agentbeats-gateway/refs/tags/v0.3/amber-manifest.json5"
@@ -40,7 +42,9 @@ class Amber:
     binary: str
 
     def run(self, *args: str | Path) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([self.binary, *map(str, args)], capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [self.binary, *map(str, args)], capture_output=True, text=True, timeout=scaled(120)
+        )
 
     def check(self, manifest: Path) -> None:
         """``amber check -D warnings``: lints are errors too."""

@@ -10,10 +10,11 @@ from green_agent.datasets.loaders import load_items
 from green_agent.datasets.manifest import resolve_dataset
 from green_agent.logic import parse
 from tests.cleaning.conftest import CLEANED_CSV, FOLIO_CMD, V2_VALIDATION, need
+from tests.support.timing import scaled
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*FOLIO_CMD, *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([*FOLIO_CMD, *args], capture_output=True, text=True, timeout=scaled(120))
 
 
 def test_diff_reproduces_the_papers_three_label_changes() -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from tests.cleaning.conftest import FOLIO_CMD, REQUESTS_PER_ITEM, answer
 from tests.support.fake_llm import fake_llm
+from tests.support.timing import scaled
 
 
 def _clean_cmd(data: Path, out: Path, url: str) -> list[str]:
@@ -38,11 +39,11 @@ def test_killed_run_resumes(toy_data: Path, tmp_path: Path) -> None:
         proc = subprocess.Popen(
             _clean_cmd(toy_data, out, fake.url), stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + scaled(90)
         while len(fake.requests) <= answered and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
         proc.kill()
-        proc.communicate(timeout=30)
+        proc.communicate(timeout=scaled(30))
     assert len(fake.requests) == answered + 1, "the run did not reach the hanging request"
 
     with fake_llm(default=answer) as fake:

@@ -25,6 +25,7 @@ import pytest
 from tests.harness.conftest import run_harness
 from tests.support.dockerfile import REPO, Dockerfile
 from tests.support.servers import free_port
+from tests.support.timing import scaled
 
 FOLIO = REPO / "scenarios" / "folio" / "docker"
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run the agents as the image's uid")
@@ -111,7 +112,7 @@ def container(docker: Dockerfile, image_root: Path) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=20)
+        proc.wait(timeout=scaled(20))
 
 
 def test_green_and_reference_images_complete_an_assessment_as_non_root(
@@ -125,7 +126,7 @@ def test_green_and_reference_images_complete_an_assessment_as_non_root(
         container(green, image_root) as green_url,
         container(Dockerfile.read(FOLIO / "reference.Dockerfile"), image_root) as reference_url,
     ):
-        urllib.request.urlopen(f"{green_url}/.well-known/agent-card.json", timeout=5).close()
+        urllib.request.urlopen(f"{green_url}/.well-known/agent-card.json", timeout=scaled(5)).close()
         scenario = tmp_path / "scenario.toml"
         scenario.write_text(
             f'[green_agent]\nendpoint = "{green_url}"\n\n[[participants]]\nrole = "reference"\n'

@@ -55,7 +55,7 @@ async def test_a_participant_that_dies_mid_run_loses_nothing(tmp_path: Path) -> 
         deadline = time.monotonic() + scaled(60)
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{url}/.well-known/agent-card.json", timeout=1).status_code == 200:
+                if httpx.get(f"{url}/.well-known/agent-card.json", timeout=scaled(1)).status_code == 200:
                     break
             except httpx.HTTPError:
                 await asyncio.sleep(0.1)
@@ -63,7 +63,7 @@ async def test_a_participant_that_dies_mid_run_loses_nothing(tmp_path: Path) -> 
         result = await run_assessment(tmp_path, {"ref": url}, config, KillAfter(proc, 4))
     finally:
         proc.kill()
-        proc.wait(timeout=10)
+        proc.wait(timeout=scaled(10))
     items = parts_by_role(result)["ref"]["items"]
     assert len(items) == 12  # every item has an outcome
     ok = [it for it in items if it["status"] == "ok"]

@@ -22,6 +22,7 @@ from tests.folio.test_folio_resume import answers, comparable, settle
 from tests.support.green_process import start_green
 from tests.support.participants import running_participant
 from tests.support.servers import free_port
+from tests.support.timing import scaled
 
 CONFIG = {"dataset": "folio-sample", "limit": 12, "seed": 5, "concurrency": 2}
 
@@ -45,7 +46,7 @@ async def crash_mid_run(url: str, participant: str, proc: subprocess.Popen, run_
         assert not job.done(), "the run finished before it could be killed; slow the participant down"
         await asyncio.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=10)
+    proc.wait(timeout=scaled(10))
     with contextlib.suppress(TransportError, asyncio.TimeoutError):  # the killed run's stream dies
         await asyncio.wait_for(job, 30)
 
@@ -66,7 +67,7 @@ async def test_sigkilled_green_agent_resumes_without_resending(tmp_path: Path, s
             resumed = await request(url, participant, resume=True)
         finally:
             proc.kill()
-            proc.wait(timeout=10)
+            proc.wait(timeout=scaled(10))
         resent = stats.ids[before:]
     assert not finished & set(resent), "a finished item was sent again after the crash"
     assert len(resent) == 12 - len(finished)
@@ -80,5 +81,5 @@ async def test_sigkilled_green_agent_resumes_without_resending(tmp_path: Path, s
             fresh = await request(f"http://127.0.0.1:{fresh_port}", participant)
         finally:
             proc.kill()
-            proc.wait(timeout=10)
+            proc.wait(timeout=scaled(10))
     assert comparable(resumed) == comparable(fresh)

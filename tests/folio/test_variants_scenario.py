@@ -9,6 +9,7 @@ import pytest
 
 from tests.harness.conftest import REPO, run_harness
 from tests.support.servers import free_port
+from tests.support.timing import scaled
 
 pytestmark = pytest.mark.slow
 
@@ -20,7 +21,7 @@ def test_variants_scenario_end_to_end(tmp_path: Path) -> None:
     scenario = tmp_path / "variants.toml"
     scenario.write_text(text, encoding="utf-8")
     output = tmp_path / "results.json"
-    proc = run_harness(tmp_path, "run", str(scenario), "--output", str(output), timeout=300)
+    proc = run_harness(tmp_path, "run", str(scenario), "--output", str(output), timeout=scaled(300))
     assert proc.returncode == 0, proc.stderr + proc.stdout
     assert "reference robustness: consistency 100.0% (64/64 sources" in proc.stdout
     (part,) = [p for p in json.loads(output.read_text())["results"] if p.get("role") == "reference"]

@@ -14,6 +14,7 @@ from green_agent.calls import Budget, call_participant, within
 from green_agent.messenger import A2ATransport
 from green_agent.protocol import OutboundMessage, Reply
 from tests.support.participants import running_participant
+from tests.support.timing import scaled
 
 MSG = OutboundMessage(text="Is it raining?", data={"task": "folio", "id": "7"})
 
@@ -43,7 +44,7 @@ def test_a_call_runs_in_the_callers_task_and_a_free_slot_is_taken_without_a_time
             loop.set_task_factory(noting)
             try:
                 call = await call_participant(
-                    transport, url, MSG, Budget(timeout_s=30), deadline=time.monotonic() + 60
+                    transport, url, MSG, Budget(timeout_s=30), deadline=time.monotonic() + scaled(60)
                 )
             finally:
                 loop.set_task_factory(None)

@@ -42,7 +42,7 @@ class SilentThenDone:
 
 
 async def stream(url: str, request: str) -> list[Any]:
-    async with httpx.AsyncClient(timeout=60) as hc:
+    async with httpx.AsyncClient(timeout=scaled(60)) as hc:
         card = await A2ACardResolver(hc, url).get_agent_card()
         client = ClientFactory(ClientConfig(streaming=True, httpx_client=hc)).create(card)
         msg = Message(role=Role.ROLE_USER, message_id=uuid.uuid4().hex, parts=[Part(text=request)])
@@ -156,7 +156,7 @@ def test_task_store_forgets_the_oldest_tasks_beyond_its_bound() -> None:
     app = build_app(Executor(answering("Answer: True")), card, max_tasks=2)
 
     async def run(url: str) -> tuple[list[str], list[bool]]:
-        async with httpx.AsyncClient(timeout=30) as hc:
+        async with httpx.AsyncClient(timeout=scaled(30)) as hc:
             agent = await A2ACardResolver(hc, url).get_agent_card()
             client = ClientFactory(ClientConfig(streaming=False, httpx_client=hc)).create(agent)
             ids = []

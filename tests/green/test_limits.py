@@ -135,7 +135,7 @@ def test_an_unserializable_result_fails_the_task_and_the_journal_keeps_every_ite
         request = json.dumps({"participants": {"p": participant}, "config": {"limit": 4}})
 
         async def go(url: str) -> list[Any]:
-            async with httpx.AsyncClient(timeout=60) as hc:
+            async with httpx.AsyncClient(timeout=scaled(60)) as hc:
                 return await stream(hc, url, request)
 
         with serve_green(NaNFolio(tmp_path), ServerLimits()) as url:

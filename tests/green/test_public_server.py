@@ -15,6 +15,7 @@ import pytest
 from green_agent.protocol import TransportError
 from tests.support.green_process import ask, running_green
 from tests.support.participants import running_participant
+from tests.support.timing import scaled
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +51,7 @@ def test_oversized_requests_are_refused_before_parsing(green) -> None:
     big = (
         b'{"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"x": "' + b"a" * (5 << 20) + b'"}}'
     )
-    declared = httpx.post(green.url + "/", content=big, headers={"A2A-Version": "1.0"}, timeout=30)
+    declared = httpx.post(green.url + "/", content=big, headers={"A2A-Version": "1.0"}, timeout=scaled(30))
     assert declared.status_code == 413
     assert "65536 bytes" in declared.json()["error"]["message"]
 
@@ -58,7 +59,9 @@ def test_oversized_requests_are_refused_before_parsing(green) -> None:
         for start in range(0, len(big), 1 << 16):
             yield big[start : start + (1 << 16)]
 
-    streamed = httpx.post(green.url + "/", content=chunks(), headers={"A2A-Version": "1.0"}, timeout=30)
+    streamed = httpx.post(
+        green.url + "/", content=chunks(), headers={"A2A-Version": "1.0"}, timeout=scaled(30)
+    )
     assert streamed.status_code == 413
     with running_participant("label") as (url, _):  # the server is still healthy
         reply = asyncio.run(ask(green.url, {"participants": {"p": url}, "config": {"limit": 2}}))

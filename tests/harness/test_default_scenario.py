@@ -12,6 +12,7 @@ import pytest
 
 from green_agent.harness.scenario import load_scenario
 from tests.harness.conftest import REPO, default_scenario_copy, run_harness
+from tests.support.timing import scaled
 
 pytestmark = pytest.mark.slow
 
@@ -23,7 +24,7 @@ def test_default_scenario_end_to_end(tmp_path: Path) -> None:
     assert fixed.request()["config"] == moved.request()["config"]
     assert [(a.role, a.argv[:-1]) for a in fixed.agents] == [(a.role, a.argv[:-1]) for a in moved.agents]
     output = tmp_path / "results.json"
-    proc = run_harness(tmp_path, "run", str(scenario), "--output", str(output), timeout=180)
+    proc = run_harness(tmp_path, "run", str(scenario), "--output", str(output), timeout=scaled(180))
     assert proc.returncode == 0, proc.stderr + proc.stdout
     results = json.loads(output.read_text())
     assert results["participants"] == {"reference": None}

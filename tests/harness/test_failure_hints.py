@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.harness.conftest import reference_scenario, run_harness
+from tests.support.timing import scaled
 
 pytestmark = pytest.mark.slow
 
@@ -60,7 +61,7 @@ def test_unwritable_run_dir_is_one_line(tmp_path: Path) -> None:
     scenario = reference_scenario(tmp_path)
     proc = subprocess.run(
         [sys.executable, "-m", "green_agent.harness", "run", str(scenario)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=60,
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=scaled(60),
     )  # fmt: skip
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert proc.stderr.count("\n") == 1 and "cannot create the agents' log directory" in proc.stderr

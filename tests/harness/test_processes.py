@@ -18,6 +18,7 @@ from green_agent.serving import agent_card, build_app, skill
 from tests.harness.conftest import FAKE_ASSESSOR, assert_all_gone, processes_mentioning, run_harness
 from tests.harness.echo_agent import EchoExecutor
 from tests.support.servers import free_port, running_app
+from tests.support.timing import scaled
 
 
 def _scenario(tmp_path: Path, participant_cmd: str, participant_port: int) -> tuple[Path, int]:
@@ -174,7 +175,7 @@ def test_a_card_from_another_process_on_the_port_is_refused(tmp_path: Path, agen
         )
     finally:
         stop.set()
-        server.join(timeout=15)
+        server.join(timeout=scaled(15))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
     first = proc.stderr.splitlines()[0]

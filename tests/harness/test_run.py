@@ -101,7 +101,7 @@ def _start_and_wait_until_up(
     )
     seen = ""
     assert harness.stdout is not None
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + scaled(90)
     while until not in seen and time.monotonic() < deadline:
         line = harness.stdout.readline()
         if not line:
@@ -120,7 +120,7 @@ def test_interrupt_mid_run_stops_every_agent(tmp_path: Path, sig: signal.Signals
     agents = [psutil.Process(p) for p in pids]
     time.sleep(scaled(1.5))  # ordering only: the request is in flight, alice sits on her 30 s delay
     harness.send_signal(sig)
-    _out, err = harness.communicate(timeout=30)
+    _out, err = harness.communicate(timeout=scaled(30))
     assert harness.returncode == code, err
     assert "interrupted; stopping the agents" in err
     assert "Traceback" not in err
@@ -141,6 +141,6 @@ def test_serve_only_starts_agents_until_ctrl_c(tmp_path: Path) -> None:
     agents = [psutil.Process(p) for p in _pids(seen)]
     assert len(agents) == 2
     harness.send_signal(signal.SIGINT)
-    harness.communicate(timeout=30)
+    harness.communicate(timeout=scaled(30))
     assert harness.returncode == 130
     assert_all_gone(agents)

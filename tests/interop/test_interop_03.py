@@ -18,6 +18,7 @@ import pytest
 from green_agent.protocol import AssessorContext
 from green_agent.server import create_app, load_assessor
 from tests.support.servers import free_port, running_app
+from tests.support.timing import scaled
 
 HERE = Path(__file__).parent
 LABELS = ("True", "False", "Uncertain")
@@ -37,10 +38,10 @@ def start_peer03(python: Path, mode: str) -> tuple[subprocess.Popen, str]:
         stderr=subprocess.PIPE,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + scaled(30)
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"{url}/.well-known/agent-card.json", timeout=1).status_code == 200:
+            if httpx.get(f"{url}/.well-known/agent-card.json", timeout=scaled(1)).status_code == 200:
                 return proc, url
         except httpx.HTTPError:
             time.sleep(0.1)
@@ -66,7 +67,7 @@ def test_green_agent_assesses_a_03_purple_agent(python03: Path, green: str, mode
             [str(python03), str(HERE / "peer03_client.py"), green, json.dumps(request), "blocking"],
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=scaled(120),
         )
     finally:
         proc.kill()
@@ -98,7 +99,7 @@ def test_03_client_drives_green_agent(python03: Path, green: str, tmp_path: Path
             [str(python03), str(HERE / "peer03_client.py"), green, json.dumps(request), mode],
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=scaled(120),
         )
     assert out.returncode == 0, out.stderr[-2000:]
     result = json.loads(out.stdout)
@@ -118,7 +119,7 @@ def test_03_client_sees_rejection_of_bad_config(python03: Path, green: str) -> N
         [str(python03), str(HERE / "peer03_client.py"), green, json.dumps(request), "blocking"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=scaled(60),
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert json.loads(out.stdout)["state"] == "rejected"

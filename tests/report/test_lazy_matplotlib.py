@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from tests.support.timing import scaled
+
 
 def test_importing_the_report_writer_does_not_import_matplotlib():
     code = (
@@ -12,6 +14,6 @@ def test_importing_the_report_writer_does_not_import_matplotlib():
         "print('matplotlib' in sys.modules)"
     )
     proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=scaled(120), check=True
     )
     assert proc.stdout.strip() == "False"

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from green_agent.paper import preflight
+from tests.support.timing import scaled
 
 
 def _items(correct: int, failed: int = 0, total: int = 203) -> list[dict[str, Any]]:
@@ -26,7 +27,7 @@ def _items(correct: int, failed: int = 0, total: int = 203) -> list[dict[str, An
 
 def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     cmd = [sys.executable, "-m", "green_agent.paper", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=scaled(120), env=env)
 
 
 def test_comparison_with_the_paper(tmp_path: Path) -> None:

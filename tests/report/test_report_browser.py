@@ -11,6 +11,7 @@ import pytest
 
 from green_agent.plugins import declaration_named, declarations
 from green_agent.report.html import write_html_report
+from tests.support.timing import scaled
 
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
 pytestmark = pytest.mark.skipif(
@@ -24,7 +25,7 @@ def _run_chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
         f"--user-data-dir={tmp_path / 'profile'}", *args,
     ]  # fmt: skip
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=90)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=scaled(90))
 
 
 def _other_sections(assessor: str) -> set[str]:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.timing import scaled
 from white_agents.autoformalizer.sandbox_isolation import probe_namespaces
 
 ISOLATIONS = ("namespaces", "fallback")
@@ -50,7 +51,7 @@ def run_cli(
         cli_argv(program_file(tmp_path, code), policy, isolation, *extra),
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=scaled(120),
         env=env,
         check=False,
     )

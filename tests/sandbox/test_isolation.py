@@ -10,6 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tests.sandbox.cli import CLI, require
+from tests.support.timing import scaled
 from white_agents.autoformalizer.__main__ import make_app
 from white_agents.autoformalizer.sandbox import run_sandboxed
 from white_agents.autoformalizer.sandbox_isolation import ISOLATION_ENV, announce, requested_isolation
@@ -47,7 +48,7 @@ def test_bad_isolation_value_is_refused(monkeypatch, tmp_path) -> None:
     program = tmp_path / "p.py"
     program.write_text("print(1)\n")
     env = {"PATH": "/usr/bin:/bin", ISOLATION_ENV: "chroot"}
-    done = subprocess.run([*CLI, str(program)], capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run([*CLI, str(program)], capture_output=True, text=True, env=env, timeout=scaled(60))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "auto, namespaces or fallback" in done.stderr
 
@@ -67,6 +68,6 @@ def test_agent_start_up_logs_the_isolation(caplog, monkeypatch) -> None:
 
 
 def test_cli_help_names_the_options() -> None:
-    done = subprocess.run([*CLI, "--help"], capture_output=True, text=True, timeout=60, check=True)
+    done = subprocess.run([*CLI, "--help"], capture_output=True, text=True, timeout=scaled(60), check=True)
     for option in ("--policy {on,off}", "--isolation", "--memory-mb", "--max-processes"):
         assert option in done.stdout

@@ -11,13 +11,15 @@ import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import CancelTaskRequest, GetTaskRequest, Message, SendMessageRequest, Task
 
+from tests.support.timing import scaled
+
 
 async def cancel_once(url: str, message: Message, ready: Callable[[], bool]) -> tuple[Task, Task]:
     """Stream ``message`` to the agent at ``url``; once it named its task and ``ready()`` holds, cancel it.
 
     Returns the task as ``CancelTask`` answered it and as ``GetTask`` reads it afterwards.
     """
-    async with httpx.AsyncClient(timeout=60) as http:
+    async with httpx.AsyncClient(timeout=scaled(60)) as http:
         card = await A2ACardResolver(http, url.rstrip("/")).get_agent_card()
         client = ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create(card)
         task_ids: asyncio.Queue[str] = asyncio.Queue()

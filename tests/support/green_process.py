@@ -17,6 +17,7 @@ import httpx
 from green_agent.messenger import A2ATransport
 from green_agent.protocol import OutboundMessage, Reply
 from tests.support.servers import free_port
+from tests.support.timing import scaled
 
 
 @dataclass
@@ -42,20 +43,22 @@ def start_green(
         argv += ["--log-level", "warning"]
     with log.open("ab") as sink:
         proc = subprocess.Popen(argv, stdout=sink, stderr=sink, env=env)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + scaled(60)
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             break
         try:
             if (
-                httpx.get(f"http://127.0.0.1:{port}/.well-known/agent-card.json", timeout=1).status_code
+                httpx.get(
+                    f"http://127.0.0.1:{port}/.well-known/agent-card.json", timeout=scaled(1)
+                ).status_code
                 == 200
             ):
                 return Green(f"http://127.0.0.1:{port}", proc, log)
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
-    proc.wait(timeout=10)
+    proc.wait(timeout=scaled(10))
     raise RuntimeError(log.read_text(errors="replace")[-2000:])
 
 
@@ -67,7 +70,7 @@ def running_green(run_dir: Path, **kwargs: Any) -> Iterator[Green]:
         yield green
     finally:
         green.proc.kill()
-        green.proc.wait(timeout=10)
+        green.proc.wait(timeout=scaled(10))
 
 
 async def ask(url: str, body: dict[str, Any] | str, max_bytes: int = 1 << 24) -> Reply:

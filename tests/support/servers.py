@@ -11,6 +11,8 @@ from typing import Any
 
 import uvicorn
 
+from tests.support.timing import scaled
+
 
 def free_port() -> int:
     """A port that was free a moment ago on 127.0.0.1."""
@@ -40,7 +42,7 @@ def running_app(app: Any, port: int | None = None) -> Iterator[str]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + scaled(10)
     while not server.started:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError(f"test server on port {port} did not start")
@@ -49,4 +51,4 @@ def running_app(app: Any, port: int | None = None) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
-        thread.join(timeout=10)
+        thread.join(timeout=scaled(10))

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from green_agent.verify.check import STATUSES
+from tests.support.timing import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLIO = Path(os.environ.get("FOLIO_DATA", ROOT.parent / "shared" / "data" / "folio"))
@@ -31,7 +32,7 @@ def folio(*args: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "green_agent.folio_cli", *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=scaled(120),
         cwd=ROOT,
         check=False,
     )
@@ -199,7 +200,7 @@ def test_eprover_missing_is_one_line(tmp_path):
         [sys.executable, "-m", "green_agent.folio_cli", "verify", str(SAMPLE), "--prover", "eprover"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=scaled(60),
         cwd=ROOT,
         env={"PATH": "/nonexistent", "EPROVER": str(tmp_path / "no-eprover")},
         check=False,
@@ -251,7 +252,7 @@ def test_data_without_fol_is_refused_naming_the_fol_from_entry(tmp_path):
     env = {**os.environ, "AGENTBEATS_MANIFEST": str(tmp_path / "manifest.toml")}
     proc = subprocess.run(
         [sys.executable, "-m", "green_agent.folio_cli", "verify", str(tmp_path / "clean.csv")],
-        capture_output=True, text=True, timeout=120, cwd=ROOT, env=env, check=False,
+        capture_output=True, text=True, timeout=scaled(120), cwd=ROOT, env=env, check=False,
     )  # fmt: skip
     assert_one_line_error(proc, 2, "has no gold FOL", "folio verify clean-with-fol", "fol_from = 'src'")
     # a file no manifest entry joins FOL to still gets a one-line refusal

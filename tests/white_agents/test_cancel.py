@@ -6,7 +6,6 @@ Real A2A servers, litellm's real HTTP path against the scripted model endpoint, 
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from green_agent.llm import load_litellm
 from green_agent.parts import split_parts, user_message
 from tests.support.cancel import cancel_once, descendants
 from tests.support.fake_llm import fake_llm
+from tests.support.timing import wait_until
 from tests.white_agents.helpers import DOG_CONCLUSION, DOG_PREMISES, folio_text, serve, settings
 from white_agents.common.llm import LLMClient
 
@@ -46,10 +46,8 @@ def test_cancel_drops_the_model_call_in_flight() -> None:
         agent = CotAgent(LLMClient(settings(fake, request_timeout_s=60)))
         with serve(lambda url: cot_app(agent, url)) as url:
             canceled, stored = _cancel(url, lambda: bool(fake.requests))
-            for _ in range(500):  # the endpoint notices its client going away a moment later
-                if fake.dropped:
-                    break
-                time.sleep(0.02)
+            # the endpoint notices its client going away a moment later
+            wait_until(lambda: fake.dropped > 0, "the endpoint to see the model call dropped")
             # (asserted while the agent still runs: stopping its server would drop the call too)
             assert fake.dropped == 1 and len(fake.requests) == 1  # dropped, and no retry followed
     assert canceled.status.state == TaskState.TASK_STATE_CANCELED

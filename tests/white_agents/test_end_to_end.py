@@ -19,6 +19,7 @@ from green_agent.parts import user_message
 from green_agent.schemas import load_schema
 from green_agent.task_fold import TaskFold
 from tests.support.fake_llm import fake_llm
+from tests.support.timing import scaled
 from tests.white_agents.helpers import oracle, sample_items, serve, settings
 
 pytestmark = pytest.mark.slow
@@ -29,7 +30,7 @@ LIMIT = 6
 async def _assess(url: str, request: dict[str, Any]) -> list[dict[str, Any]]:
     """Run one assessment on the green agent at ``url``; the data parts of its ``Result`` artifact."""
     fold = TaskFold()
-    async with httpx.AsyncClient(timeout=300) as hc:
+    async with httpx.AsyncClient(timeout=scaled(300)) as hc:
         card = await A2ACardResolver(hc, url.rstrip("/")).get_agent_card()
         client = ClientFactory(ClientConfig(streaming=True, httpx_client=hc)).create(card)
         async for event in client.send_message(SendMessageRequest(message=user_message(json.dumps(request)))):

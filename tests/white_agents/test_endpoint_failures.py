@@ -13,6 +13,7 @@ import pytest
 from green_agent.llm.breaker import CircuitBreaker
 from tests.support.fake_llm import fake_llm
 from tests.support.servers import free_port, refused_port
+from tests.support.timing import scaled
 from tests.white_agents.helpers import send_task, serve, settings
 from white_agents.common.llm import LLMClient, LLMError, LLMSettings
 
@@ -122,7 +123,7 @@ def test_start_up_check_refuses_a_dead_endpoint() -> None:
         cmd = [sys.executable, "-m", "white_agents.cot", "--port", str(free_port()), "--model", "openai/x"]
         cmd += ["--api-base", base, "--check-endpoint"]
         out = subprocess.run(
-            cmd, capture_output=True, text=True, timeout=180, env={**os.environ, "LLM_API_KEY": "k"}
+            cmd, capture_output=True, text=True, timeout=scaled(180), env={**os.environ, "LLM_API_KEY": "k"}
         )
         assert out.returncode == 2, out.stderr
         assert out.stderr.strip().count("\n") == 0

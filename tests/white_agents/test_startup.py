@@ -15,6 +15,7 @@ import pytest
 
 from tests.support.fake_llm import fake_llm
 from tests.support.servers import free_port
+from tests.support.timing import scaled
 from tests.white_agents.helpers import send_task
 
 pytestmark = pytest.mark.slow
@@ -24,7 +25,7 @@ def _wait_for_card(url: str, proc: subprocess.Popen[str], limit_s: float = 120) 
     end = time.monotonic() + limit_s
     while time.monotonic() < end and proc.poll() is None:
         try:
-            httpx.get(f"{url}.well-known/agent-card.json", timeout=1).raise_for_status()
+            httpx.get(f"{url}.well-known/agent-card.json", timeout=scaled(1)).raise_for_status()
             return
         except httpx.HTTPError:
             time.sleep(0.05)
@@ -46,7 +47,7 @@ async def _run_agent(log_level: str, log_path: Path) -> str:
                 assert result.state == "completed" and result.data[0]["label"] == "True"
             finally:
                 proc.send_signal(signal.SIGINT)
-                proc.wait(timeout=30)
+                proc.wait(timeout=scaled(30))
     return log_path.read_text()
 
 

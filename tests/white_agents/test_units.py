@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from tests.support.timing import scaled
 from white_agents.autoformalizer.checks import (
     SmtError,
     decide_smt2,
@@ -72,7 +73,7 @@ def test_missing_provider_key_exits_2_with_one_line():
     for key in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
         env.pop(key, None)
     cmd = [sys.executable, "-m", "white_agents.cot", "--port", "1", "--model", "gemini/gemini-2.5-flash"]
-    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=scaled(120))
     assert out.returncode == 2, out.stderr
     assert out.stderr.strip().count("\n") == 0
     assert "no API key for gemini/gemini-2.5-flash" in out.stderr and "GEMINI_API_KEY" in out.stderr
