@@ -18,11 +18,11 @@ from typing import Any
 
 from green_agent.messenger import A2ATransport
 from green_agent.protocol import OutboundMessage, TransportError
-from tests.folio.test_folio_resume import answers, comparable, settle
+from tests.folio.test_folio_resume import answers, comparable
 from tests.support.green_process import start_green
-from tests.support.participants import running_participant
+from tests.support.participants import Gate, ParticipantStats, running_participant
 from tests.support.servers import free_port
-from tests.support.timing import scaled
+from tests.support.timing import eventually, scaled
 
 CONFIG = {"dataset": "folio-sample", "limit": 12, "seed": 5, "concurrency": 2}
 
@@ -40,28 +40,36 @@ async def request(url: str, participant: str, *, resume: bool = False) -> dict[s
     return part
 
 
-async def crash_mid_run(url: str, participant: str, proc: subprocess.Popen, run_dir: Path) -> None:
+async def crash_mid_run(
+    url: str, participant: str, stats: ParticipantStats, proc: subprocess.Popen, run_dir: Path
+) -> None:
+    """Kill the green agent once four items are journaled and its other calls are held (a Gate)."""
     job = asyncio.create_task(request(url, participant))
-    while len(journaled(run_dir)) < 4:
-        assert not job.done(), "the run finished before it could be killed; slow the participant down"
-        await asyncio.sleep(0.02)
+    await eventually(
+        lambda: (len(journaled(run_dir)) == 4 and stats.in_flight == CONFIG["concurrency"]) or job.done(),
+        "four journaled items and two held calls",
+    )
+    assert not job.done(), "the run finished before it could be killed"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=scaled(10))
     with contextlib.suppress(TransportError, asyncio.TimeoutError):  # the killed run's stream dies
-        await asyncio.wait_for(job, 30)
+        await asyncio.wait_for(job, scaled(30))
 
 
 async def test_sigkilled_green_agent_resumes_without_resending(tmp_path: Path, sample_items) -> None:
     run_dir, port = tmp_path / "runs", free_port()
     url = f"http://127.0.0.1:{port}"
-    with running_participant("correct", answers=answers(sample_items), latency_s=0.2) as (participant, stats):
+    gate = Gate(free=4, answers=answers(sample_items))
+    with running_participant(gate) as (participant, stats):
         proc = start_green(port, run_dir).proc
         try:
-            await crash_mid_run(url, participant, proc, run_dir)
+            await crash_mid_run(url, participant, stats, proc, run_dir)
             finished = {r["id"] for r in journaled(run_dir)}
-            assert 4 <= len(finished) < 12
-            await settle(stats)
-            before = stats.requests
+            assert len(finished) == 4
+            before = stats.requests  # the dead agent sent nothing after the two calls it left held
+            assert before == 4 + CONFIG["concurrency"]
+            gate.open()
+            await eventually(lambda: stats.in_flight == 0, "the held calls to end")
 
             proc = start_green(port, run_dir).proc
             resumed = await request(url, participant, resume=True)

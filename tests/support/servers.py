@@ -13,6 +13,9 @@ import uvicorn
 
 from tests.support.timing import scaled
 
+SHUTDOWN_GRACE_S = 2.0
+"""How long a stopping test server lets requests in flight finish."""
+
 
 def free_port() -> int:
     """A port that was free a moment ago on 127.0.0.1."""
@@ -36,9 +39,20 @@ def refused_port() -> Iterator[int]:
 
 @contextmanager
 def running_app(app: Any, port: int | None = None) -> Iterator[str]:
-    """Serve ``app`` until the block ends; yields its base URL ``http://127.0.0.1:PORT``."""
+    """Serve ``app`` until the block ends; yields its base URL ``http://127.0.0.1:PORT``.
+
+    On exit, requests still in flight (a participant that hangs on purpose) get :data:`SHUTDOWN_GRACE_S`
+    to end before they are cancelled, so a test does not wait out a deliberate hang.
+    """
     port = port or free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="off")
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="critical",  # not the cancelled requests' lines: a hang cut short is the point
+        lifespan="off",
+        timeout_graceful_shutdown=scaled(SHUTDOWN_GRACE_S),
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
