@@ -48,7 +48,7 @@ def test_killed_run_resumes(toy_data: Path, tmp_path: Path) -> None:
 
     with fake_llm(default=answer) as fake:
         result = subprocess.run(
-            _clean_cmd(toy_data, out, fake.url), capture_output=True, text=True, timeout=120
+            _clean_cmd(toy_data, out, fake.url), capture_output=True, text=True, timeout=scaled(120)
         )
     assert result.returncode == 0, result.stderr
     assert len(fake.requests) == sum(REQUESTS_PER_ITEM.values()) - answered

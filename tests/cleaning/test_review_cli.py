@@ -13,11 +13,16 @@ from green_agent.cleaning.pipeline import CleanSettings, run_agent_stages, run_v
 from green_agent.cleaning.sources import open_run, rebuild_outputs
 from tests.cleaning.conftest import FOLIO_CMD, answer
 from tests.support.fake_llm import fake_llm
+from tests.support.timing import scaled
 
 
 def _review(queue: Path, keys: str, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [*FOLIO_CMD, "review", str(queue), *extra], input=keys, capture_output=True, text=True, timeout=60
+        [*FOLIO_CMD, "review", str(queue), *extra],
+        input=keys,
+        capture_output=True,
+        text=True,
+        timeout=scaled(60),
     )
 
 

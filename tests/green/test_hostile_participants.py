@@ -22,6 +22,7 @@ from tests.support.hostile import (
 )
 from tests.support.participants import running_participant
 from tests.support.servers import running_app
+from tests.support.timing import scaled
 
 MSG = OutboundMessage(text="Is it raining?", data={"task": "folio", "id": "7"})
 
@@ -64,8 +65,9 @@ def test_gzip_bomb_card_is_refused() -> None:
 
 
 def test_a_healthy_call_finishes_while_a_slow_bomb_is_being_decoded() -> None:
-    """The bomb drips 1 KB (≈1 MB decoded) every 0.1 s up to a 16 MiB cap: the loop stays free."""
-    bomb, _ = bomb_app(decoded_bytes=64 << 20, drip_bytes=1024, drip_s=0.1)
+    """The bomb drips 1 KB (≈1 MB decoded) every 0.3 s up to a 16 MiB cap (about 5 s, far longer than the
+    healthy call needs even on a crowded machine): the loop stays free."""
+    bomb, _ = bomb_app(decoded_bytes=64 << 20, drip_bytes=1024, drip_s=scaled(0.3))
     finished: list[str] = []
 
     async def both(bomb_url: str, good_url: str) -> tuple:

@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from tests.support.timing import scaled
+
 CHILD = """
 import logging, sys, uvicorn
 from green_agent import serving
@@ -32,6 +34,6 @@ serving.serve(object(), host="127.0.0.1", port=0, log_level=sys.argv[1])
 )
 def test_chatty_libraries_log_warnings_only_unless_debugging(level: str, info: str, warning: str) -> None:
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, level], capture_output=True, text=True, check=True, timeout=60
+        [sys.executable, "-c", CHILD, level], capture_output=True, text=True, check=True, timeout=scaled(60)
     )
     assert out.stdout.splitlines() == [info, warning]

@@ -8,6 +8,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from tests.support.timing import scaled
+
 CHILD = """
 import gc, uvicorn
 from green_agent import serving
@@ -19,7 +21,7 @@ serving.serve(object(), host="127.0.0.1", port=0, log_level="warning")
 
 def test_serve_freezes_the_start_up_heap_and_collects_the_young_generation_less_often():
     out = subprocess.run(
-        [sys.executable, "-c", CHILD], capture_output=True, text=True, check=True, timeout=60
+        [sys.executable, "-c", CHILD], capture_output=True, text=True, check=True, timeout=scaled(60)
     )
     threshold, frozen, default = out.stdout.split()
     assert int(default) < 10_000  # CPython's own default, so the change below is serve()'s doing

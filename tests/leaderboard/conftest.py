@@ -20,6 +20,7 @@ from green_agent.protocol import AssessorContext, OutboundMessage
 from green_agent.server import create_app, load_assessor
 from tests.leaderboard.duckdb11 import ensure_duckdb11
 from tests.support.servers import free_port, running_app
+from tests.support.timing import scaled
 
 REPO = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("query_runner.py")
@@ -128,7 +129,11 @@ def duckdb_interpreters() -> dict[str, str]:
 
 def run_queries(python: str, leaderboard: Path, folder: Path) -> dict[str, Any]:
     done = subprocess.run(
-        [python, str(RUNNER), str(leaderboard)], cwd=folder, capture_output=True, text=True, timeout=120
+        [python, str(RUNNER), str(leaderboard)],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=scaled(120),
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.slow
 
 
 def _wait_for_card(url: str, proc: subprocess.Popen[str], limit_s: float = 120) -> None:
-    end = time.monotonic() + limit_s
+    end = time.monotonic() + scaled(limit_s)
     while time.monotonic() < end and proc.poll() is None:
         try:
             httpx.get(f"{url}.well-known/agent-card.json", timeout=scaled(1)).raise_for_status()

@@ -61,7 +61,11 @@ def test_importing_common_does_not_import_litellm():
 def test_missing_model_exits_2_with_one_line(module):
     env = {k: v for k, v in os.environ.items() if k not in ("LLM_MODEL",)}
     out = subprocess.run(
-        [sys.executable, "-m", module, "--port", "1"], capture_output=True, text=True, env=env, timeout=60
+        [sys.executable, "-m", module, "--port", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=scaled(60),
     )
     assert out.returncode == 2
     assert out.stderr.strip().count("\n") == 0
