@@ -4,9 +4,9 @@
   the shared FOLIO files skip with a reason (shown by ``-rs``). On CI (``CI`` set, as ``.ci/run`` runs) those
   prerequisites are installed, so such a skip would hide a broken install: it is reported as a failure.
 - **Timeouts scale.** pytest-timeout's limit for each test (the ini default, or its ``timeout`` marker) is
-  multiplied by ``TEST_TIME_FACTOR`` (tests/support/timing.py). A test that sets up a module-scoped fixture
-  (a real assessment run once for the module) gets :data:`MODULE_FIXTURE_TIMEOUT_S` instead of the default:
-  the fixture's set-up is charged to whichever of its tests runs first.
+  multiplied by ``TEST_TIME_FACTOR`` (tests/support/timing.py). A test marked ``slow`` (a whole scenario, a
+  suite re-run) or one that uses a module-scoped fixture (a real assessment run once for the module, its
+  set-up charged to whichever of its tests runs first) gets :data:`LONG_TIMEOUT_S` instead of the default.
 - **Parallel runs keep fixtures cheap.** Under pytest-xdist (``-n N --dist loadgroup``, as ``make test``
   runs), every test of a module that uses a module-, class- or package-scoped fixture goes to one worker, so
   the fixture is built once; every other test is spread freely. Tests marked ``slow`` are handed out first,
@@ -19,7 +19,7 @@ import os
 
 import pytest
 
-from tests.support.timing import scaled
+from tests.support.timing import scaled, time_factor
 
 CI_PREREQUISITES = (
     "chromium",
@@ -35,10 +35,17 @@ CI_PREREQUISITES = (
 )
 """Words of a skip reason that name something CI installs."""
 
-MODULE_FIXTURE_TIMEOUT_S = 600.0
-"""The limit for a test using a module-scoped fixture: its set-up may run whole assessments."""
+LONG_TIMEOUT_S = 600.0
+"""The limit for a slow test or one using a module-scoped fixture (whole assessments, a suite re-run)."""
 
 _SHARED_SCOPES = ("module", "class", "package")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    try:
+        time_factor()
+    except ValueError as exc:  # one line, not an internal error with a traceback
+        raise pytest.UsageError(str(exc)) from None
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -66,13 +73,13 @@ def _uses_shared_fixture(item: pytest.Item) -> bool:
 
 
 def _timeout_s(item: pytest.Item, shared_fixture: bool) -> float | None:
-    """The test's own limit, else the module-fixture limit, else the ini default; None when unlimited."""
+    """The test's own limit, else the long limit, else the default; None when unlimited."""
     marker = item.get_closest_marker("timeout")
     if marker is not None:
         value = marker.args[0] if marker.args else marker.kwargs.get("timeout")
         return None if value is None else float(value)
-    if shared_fixture:
-        return MODULE_FIXTURE_TIMEOUT_S
+    if shared_fixture or item.get_closest_marker("slow") is not None:
+        return LONG_TIMEOUT_S
     default = item.config.getoption("timeout", None)
     if default is None:
         default = item.config.getini("timeout")
