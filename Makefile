@@ -44,13 +44,13 @@ duckdb-venv:
 # COV_FLOOR percent fails the run. Measured 82% when the floor was set (code run in-process by the
 # tests; child processes such as a spawned green agent are not counted); raise it as coverage grows.
 # TEST_WORKERS pytest-xdist workers share the tests (most of the suite waits on servers and
-# subprocesses, so more workers than cores pays); --dist loadgroup keeps each module that builds a
-# module-scoped fixture on one worker (tests/conftest.py). TEST_WORKERS=0 runs in this process.
+# subprocesses, so more workers than cores pays); --dist loadscope keeps each module on one worker, so
+# a module-scoped fixture (a real assessment) is built once. TEST_WORKERS=0 runs in this process.
 # TEST_TIME_FACTOR (default 1) stretches every timing margin the tests keep, for slow machines.
 COV_FLOOR ?= 80
 TEST_WORKERS ?= 4
 test: install interop-venv duckdb-venv
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=15 \
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope --durations=15 \
 		--cov=green_agent --cov=white_agents --cov-report=term:skip-covered --cov-fail-under=$(COV_FLOOR)
 
 lint: install

@@ -7,10 +7,9 @@
   multiplied by ``TEST_TIME_FACTOR`` (tests/support/timing.py). A test marked ``slow`` (a whole scenario, a
   suite re-run) or one that uses a module-scoped fixture (a real assessment run once for the module, its
   set-up charged to whichever of its tests runs first) gets :data:`LONG_TIMEOUT_S` instead of the default.
-- **Parallel runs keep fixtures cheap.** Under pytest-xdist (``-n N --dist loadgroup``, as ``make test``
-  runs), every test of a module that uses a module-, class- or package-scoped fixture goes to one worker, so
-  the fixture is built once; every other test is spread freely. Tests marked ``slow`` are handed out first,
-  so the longest ones start early instead of trailing at the end of the run.
+- **Parallel runs start the long work first.** Under pytest-xdist (``-n N --dist loadscope``, as ``make test``
+  runs: each module goes to one worker, so a module-scoped fixture is built once), modules holding tests marked
+  ``slow`` are handed out first, so the longest ones start early instead of trailing at the end of the run.
 """
 
 from __future__ import annotations
@@ -90,15 +89,11 @@ def _module(item: pytest.Item) -> str:
     return item.nodeid.split("::", 1)[0]
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        shared = _uses_shared_fixture(item)
-        if shared:
-            item.add_marker(pytest.mark.xdist_group(_module(item)))
-        limit = _timeout_s(item, shared)
+        limit = _timeout_s(item, _uses_shared_fixture(item))
         if limit:
             item.add_marker(pytest.mark.timeout(scaled(limit)), append=False)
-    # Whole modules move (a module fixture is still built once in a serial run); the sort is stable.
+    # Whole modules move (a module fixture is still built once); the sort is stable.
     slow_modules = {_module(it) for it in items if it.get_closest_marker("slow") is not None}
     items.sort(key=lambda it: _module(it) not in slow_modules)

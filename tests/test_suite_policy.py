@@ -27,12 +27,13 @@ def test_needs_python_3_11():
     pytest.skip("Python 3.10's traceback places no carets")
 
 def test_with_module_fixture(built_once, request):
-    group = request.node.get_closest_marker("xdist_group")
-    assert group is not None and group.args == ("test_probes.py",)
+    assert request.node.get_closest_marker("timeout").args == (600.0 * FACTOR,)
+
+@pytest.mark.slow
+def test_slow(request):
     assert request.node.get_closest_marker("timeout").args == (600.0 * FACTOR,)
 
 def test_plain(request):
-    assert request.node.get_closest_marker("xdist_group") is None
     assert request.node.get_closest_marker("timeout").args == (180.0 * FACTOR,)
 
 @pytest.mark.timeout(7)
@@ -70,10 +71,10 @@ def test_a_skip_for_a_missing_ci_prerequisite_fails_on_ci_only(tmp_path: Path) -
     assert outcome(ci, "test_needs_python_3_11") == "SKIPPED", ci.stdout  # not a CI prerequisite
 
 
-def test_module_fixture_tests_are_grouped_and_limits_scale(tmp_path: Path) -> None:
+def test_limits_are_sized_and_scale(tmp_path: Path) -> None:
     for factor in ("", "2.5"):
         done = run_probes(tmp_path, TEST_TIME_FACTOR=factor)
-        for test in ("test_with_module_fixture", "test_plain", "test_own_limit"):
+        for test in ("test_with_module_fixture", "test_slow", "test_plain", "test_own_limit"):
             assert outcome(done, test) == "PASSED", done.stdout
 
 
