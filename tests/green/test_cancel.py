@@ -19,6 +19,7 @@ from green_agent.server import create_app, load_assessor
 from tests.green.agents import a2a_app, task_reply
 from tests.support.cancel import cancel_once
 from tests.support.servers import free_port, running_app
+from tests.support.timing import scaled
 
 
 def test_cancel_stops_the_assessment_and_its_participants_task(
@@ -67,7 +68,7 @@ def test_cancel_stops_the_assessment_and_its_participants_task(
         }
         message = user_message(json.dumps(request))
         canceled, stored = asyncio.run(
-            asyncio.wait_for(cancel_once(green_url, message, participant_busy), 60)
+            asyncio.wait_for(cancel_once(green_url, message, participant_busy), scaled(60))
         )
         # the assessment stopped: no third item was sent, and the second item's task was canceled too
         assert len(calls) == 2 and stopped == calls[1:]

@@ -11,7 +11,7 @@ import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import CancelTaskRequest, GetTaskRequest, Message, SendMessageRequest, Task
 
-from tests.support.timing import scaled
+from tests.support.timing import eventually, scaled
 
 
 async def cancel_once(url: str, message: Message, ready: Callable[[], bool]) -> tuple[Task, Task]:
@@ -31,9 +31,8 @@ async def cancel_once(url: str, message: Message, ready: Callable[[], bool]) -> 
 
         reader = asyncio.create_task(read())
         try:
-            task_id = await asyncio.wait_for(task_ids.get(), 30)
-            while not ready():
-                await asyncio.sleep(0.02)
+            task_id = await asyncio.wait_for(task_ids.get(), scaled(30))
+            await eventually(ready, "the agent to reach the point where the test cancels", within_s=60)
             canceled = await client.cancel_task(CancelTaskRequest(id=task_id))
             stored = await client.get_task(GetTaskRequest(id=task_id))
         finally:

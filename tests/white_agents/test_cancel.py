@@ -15,7 +15,7 @@ from green_agent.llm import load_litellm
 from green_agent.parts import split_parts, user_message
 from tests.support.cancel import cancel_once, descendants
 from tests.support.fake_llm import fake_llm
-from tests.support.timing import wait_until
+from tests.support.timing import scaled, wait_until
 from tests.white_agents.helpers import DOG_CONCLUSION, DOG_PREMISES, folio_text, serve, settings
 from white_agents.common.llm import LLMClient
 
@@ -27,7 +27,7 @@ LOOPING_PROGRAM = "```python\nx = 0\nwhile True:\n    x += 1\n```"
 
 def _cancel(url: str, ready: Any) -> tuple[Any, Any]:
     message = user_message(folio_text(DOG_PREMISES, DOG_CONCLUSION), TASK)
-    return asyncio.run(asyncio.wait_for(cancel_once(url, message, ready), 60))
+    return asyncio.run(asyncio.wait_for(cancel_once(url, message, ready), scaled(60)))
 
 
 def _canceled_data(task: Any) -> dict[str, Any]:
