@@ -12,6 +12,7 @@ import pytest
 
 from green_agent.harness.scenario import load_scenario
 from tests.support.servers import free_port
+from tests.support.timing import scaled, time_factor
 
 REPO = Path(__file__).resolve().parents[2]
 FAKE_ASSESSOR = "tests.harness.fake_assessor:create"
@@ -55,15 +56,23 @@ def harness_env(tmp_path: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONUNBUFFERED": "1", "AGENTBEATS_RUN_DIR": str(tmp_path / "runs")}
 
 
-def run_harness(tmp_path: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """``python -m green_agent.harness ARGS`` from the repository root."""
+HARNESS_CARD_WAIT_S = 30.0
+"""The harness's own default ``--timeout-card``."""
+
+
+def run_harness(tmp_path: Path, *args: str, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m green_agent.harness ARGS`` from the repository root (killed after ``timeout``, default
+    120 s scaled). A ``run`` that names no ``--timeout-card`` waits the default 30 s scaled by
+    ``TEST_TIME_FACTOR`` for the agents' cards: their start-up is what a crowded machine slows most."""
+    if args[:1] == ("run",) and "--timeout-card" not in args and time_factor() > 1:
+        args = ("run", "--timeout-card", f"{scaled(HARNESS_CARD_WAIT_S):g}", *args[1:])
     return subprocess.run(
         [sys.executable, "-m", "green_agent.harness", *args],
         cwd=REPO,
         env=harness_env(tmp_path),
         capture_output=True,
         text=True,
-        timeout=timeout,
+        timeout=scaled(120) if timeout is None else timeout,
     )
 
 
