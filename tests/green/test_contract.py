@@ -22,6 +22,7 @@ from green_agent.protocol import (
 )
 from tests.support.participants import running_participant
 from tests.support.servers import refused_port
+from tests.support.timing import scaled
 
 ENVELOPE = {
     "assessor": "folio",
@@ -43,7 +44,7 @@ def test_transport_error_kinds_are_a_closed_set() -> None:
 
 def test_the_transport_maps_a_refused_connection_and_fetches_cards_as_json() -> None:
     async def card(url: str) -> dict[str, Any]:
-        async with A2ATransport(card_timeout_s=10) as transport:
+        async with A2ATransport(card_timeout_s=scaled(10)) as transport:
             return await transport.card(url)
 
     with running_participant("label", name="contract agent") as (url, _):

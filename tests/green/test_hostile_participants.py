@@ -28,7 +28,7 @@ MSG = OutboundMessage(text="Is it raining?", data={"task": "folio", "id": "7"})
 
 
 async def call(url: str, *, timeout_s: float = 30.0, max_bytes: int = 1 << 20):
-    async with A2ATransport(card_timeout_s=10) as transport:
+    async with A2ATransport(card_timeout_s=scaled(10)) as transport:
         budget = Budget(timeout_s=timeout_s, max_retries=0, max_response_bytes=max_bytes)
         return await call_participant(transport, url, MSG, budget)
 
@@ -55,7 +55,7 @@ def test_gzip_bomb_card_is_refused() -> None:
     app, seen = bomb_app(decoded_bytes=64 << 20, in_card=True)
 
     async def fetch(url: str) -> None:
-        async with A2ATransport(card_timeout_s=10) as transport:
+        async with A2ATransport(card_timeout_s=scaled(10)) as transport:
             await transport.card(url)
 
     with running_app(app) as url, pytest.raises(TransportError) as err:

@@ -26,7 +26,7 @@ def serve(factory, **kwargs):
 
 
 async def send(url: str, max_bytes: int = 1 << 20, message: OutboundMessage = MSG):
-    async with A2ATransport(card_timeout_s=5) as transport:
+    async with A2ATransport(card_timeout_s=scaled(5)) as transport:
         return await transport.send(url, message, max_response_bytes=max_bytes)
 
 
@@ -300,7 +300,7 @@ def test_one_a2a_client_per_participant_serves_every_call(monkeypatch: pytest.Mo
     monkeypatch.setattr(ClientFactory, "create", counting_create)
 
     async def many(url: str) -> list[str]:
-        async with A2ATransport(card_timeout_s=5) as transport:
+        async with A2ATransport(card_timeout_s=scaled(5)) as transport:
             messages = [OutboundMessage(text=f"item {i}", data={"id": str(i)}) for i in range(12)]
             replies = await asyncio.gather(
                 *(transport.send(url, m, max_response_bytes=1 << 20) for m in messages)
@@ -332,7 +332,7 @@ def test_a_participants_cookies_are_never_sent_back() -> None:
         return await inner(scope, receive, send)
 
     async def twice(url: str) -> list[str]:
-        async with A2ATransport(card_timeout_s=5) as transport:
+        async with A2ATransport(card_timeout_s=scaled(5)) as transport:
             first = await transport.send(url, MSG, max_response_bytes=1 << 20)
             second = await transport.send(url, MSG, max_response_bytes=1 << 20)
         return [first.text, second.text]
