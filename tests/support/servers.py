@@ -49,7 +49,7 @@ def running_app(app: Any, port: int | None = None) -> Iterator[str]:
         app,
         host="127.0.0.1",
         port=port,
-        log_level="critical",  # not the cancelled requests' lines: a hang cut short is the point
+        log_level="error",
         lifespan="off",
         timeout_graceful_shutdown=scaled(SHUTDOWN_GRACE_S),
     )
