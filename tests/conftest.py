@@ -9,7 +9,8 @@
   set-up charged to whichever of its tests runs first) gets :data:`LONG_TIMEOUT_S` instead of the default.
 - **Parallel runs start the long work first.** Under pytest-xdist (``-n N --dist loadscope``, as ``make test``
   runs: each module goes to one worker, so a module-scoped fixture is built once), modules holding tests marked
-  ``slow`` are handed out first, so the longest ones start early instead of trailing at the end of the run.
+  ``slow`` or building a module-scoped fixture are handed out first, so the longest work starts early instead
+  of trailing at the end of the run.
 """
 
 from __future__ import annotations
@@ -90,10 +91,13 @@ def _module(item: pytest.Item) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    long_modules: set[str] = set()
     for item in items:
-        limit = _timeout_s(item, _uses_shared_fixture(item))
+        shared = _uses_shared_fixture(item)
+        if shared or item.get_closest_marker("slow") is not None:
+            long_modules.add(_module(item))
+        limit = _timeout_s(item, shared)
         if limit:
             item.add_marker(pytest.mark.timeout(scaled(limit)), append=False)
     # Whole modules move (a module fixture is still built once); the sort is stable.
-    slow_modules = {_module(it) for it in items if it.get_closest_marker("slow") is not None}
-    items.sort(key=lambda it: _module(it) not in slow_modules)
+    items.sort(key=lambda it: _module(it) not in long_modules)
