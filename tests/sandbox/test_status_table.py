@@ -1,0 +1,237 @@
+"""The sandbox's status table at its boundaries (docs/sandbox.md, "Result"): each limit at the cap, one
+past it and far past it, with the expected status AND detail.
+
+Written against ``run_sandboxed`` (``policy="off"``: the OS layer and the parent's limits are what is
+tested, not the static check), so they hold whatever isolation the machine offers. Each row would
+catch a mutant that an earlier suite let through; the docstrings name it (checked by hand with
+``tools/mutants.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from white_agents.autoformalizer.sandbox import SandboxResult, run_sandboxed
+from white_agents.autoformalizer.sandbox_isolation import resolve_isolation
+from white_agents.autoformalizer.sandbox_monitor import CONTROL_LIMIT
+
+CAP = 4096
+"""``max_output_bytes`` of the output rows: small, so 2×cap stays cheap."""
+
+
+def run(code: str, **limits: object) -> SandboxResult:
+    """``code`` under the OS layer alone, with generous time unless a row sets it."""
+    settings: dict = {"policy": "off", "timeout_s": 60, "cpu_s": 60, **limits}
+    return run_sandboxed(textwrap.dedent(code), **settings)
+
+
+def writes(fd: int, size: int) -> str:
+    """A program that writes exactly ``size`` bytes to ``fd`` and exits 0."""
+    return f"import os\ndata = b'x' * {size}\nwhile data:\n    data = data[os.write({fd}, data):]\n"
+
+
+@pytest.mark.parametrize(("fd", "stream"), [(1, "stdout"), (2, "stderr")])
+def test_output_exactly_at_the_cap_is_kept_whole(fd: int, stream: str) -> None:
+    """Off by one the other way (``>=``) would kill a program that stayed within its cap."""
+    result = run(writes(fd, CAP), max_output_bytes=CAP)
+    assert (result.status, result.detail) == ("ok", ""), result
+    assert getattr(result, stream) == "x" * CAP
+
+
+@pytest.mark.parametrize("size", [CAP + 1, 2 * CAP])
+@pytest.mark.parametrize(("fd", "stream"), [(1, "stdout"), (2, "stderr")])
+def test_output_past_the_cap_kills_the_run(fd: int, stream: str, size: int) -> None:
+    """stderr is capped like stdout (a mutant that checked stdout alone survived an earlier suite), and
+    one byte over is over (a doubled or loosened cap lets ``CAP + 1`` through)."""
+    result = run(writes(fd, size), max_output_bytes=CAP)
+    assert (result.status, result.detail) == ("killed", "output limit"), result
+    assert len(getattr(result, stream)) <= CAP
+
+
+CONTROL_WRITER = """
+import json, os, sys
+fd = json.loads(sys.argv[1])["control_fd"]
+data = b"x" * {size}
+while data:
+    data = data[os.write(fd, data):]
+"""
+"""Writes ``size`` bytes into the control channel (the program can reach it; the parent caps it)."""
+STARTED_LINE_MAX = 512
+"""Room left for the bootstrap's own ``started`` line (schema: at most 8 layers of 40 characters)."""
+
+
+@pytest.mark.parametrize(
+    ("size", "status", "detail"),
+    [
+        (CONTROL_LIMIT - STARTED_LINE_MAX, "ok", ""),
+        (CONTROL_LIMIT + 1, "killed", f"control channel over {CONTROL_LIMIT} bytes"),
+        (2 * CONTROL_LIMIT, "killed", f"control channel over {CONTROL_LIMIT} bytes"),
+    ],
+)
+def test_control_channel_cap(size: int, status: str, detail: str) -> None:
+    """Just under the cap runs; one byte of the program's own over it (the bootstrap's line comes on top)
+    and twice it kill the run. A doubled ``CONTROL_LIMIT`` check lets ``CONTROL_LIMIT + 1`` through."""
+    result = run(CONTROL_WRITER.format(size=size))
+    assert (result.status, result.detail) == (status, detail), result
+
+
+def test_memory_budget_of_the_tree() -> None:
+    """Three children of 100 MiB each stay under the per-process address-space limit (200 MiB) but
+    together hold over 200 MiB resident: only the tree's sum can see it."""
+    code = """
+    import os, time
+    for _ in range(3):
+        if os.fork() == 0:
+            block = bytearray(100 << 20)
+            time.sleep(60)
+            os._exit(0)
+    time.sleep(60)
+    """
+    result = run(code, memory_mb=200)
+    assert result.status == "memory", result
+    assert result.detail.startswith("memory budget: the process tree used "), result
+    assert result.detail.endswith(" MiB > 200 MiB"), result
+
+
+def test_memory_limit_of_one_process() -> None:
+    result = run("block = bytearray(300 << 20)\n", memory_mb=200)
+    assert (result.status, result.detail) == ("memory", "MemoryError"), result
+
+
+FORKS = """
+import os, time
+kids = 0
+for _ in range({children}):
+    try:
+        pid = os.fork()
+    except OSError as exc:
+        print("fork refused:", exc.strerror, flush=True)
+        break
+    if pid == 0:
+        time.sleep(60)
+        os._exit(0)
+    kids += 1
+print("children:", kids, flush=True)
+time.sleep(1)
+"""
+"""The program's top process plus up to ``children`` forked ones, alive at once for a while."""
+
+
+def test_exactly_max_processes_are_allowed() -> None:
+    """The top process and three children are four processes: within ``max_processes=4``. A budget
+    checked with ``>=`` (or counting the sandbox's own supervisor) kills this run."""
+    result = run(FORKS.format(children=3), max_processes=4)
+    assert (result.status, result.detail, result.stdout) == ("ok", "", "children: 3\n"), result
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="RLIMIT_NPROC is set to max_processes too, so the fork past the budget fails (EAGAIN) and the "
+    "tree's process budget can never fire: the run ends ok, and a fork bomb as a wall-clock timeout",
+)
+def test_one_process_past_the_budget_is_killed_as_process_budget() -> None:
+    """Five processes (the top one counted) against ``max_processes=4``. Kills the mutants that loosen
+    the budget by one or leave the program's top process uncounted."""
+    result = run(FORKS.format(children=4), max_processes=4, timeout_s=30)
+    assert (result.status, result.detail) == ("killed", "process budget: 5 processes > 4"), result
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="RLIMIT_NPROC (= max_processes) stops the bomb's forks first; it spins until the wall clock",
+)
+def test_a_fork_bomb_is_a_process_budget_kill_not_a_timeout() -> None:
+    bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
+    result = run(bomb, max_processes=8, timeout_s=3, cpu_s=3)
+    assert result.status == "killed", result
+    assert result.detail.startswith("process budget: ") and result.detail.endswith(" > 8"), result
+
+
+def test_cpu_limit_by_sigxcpu() -> None:
+    """RLIMIT_CPU's soft limit sends SIGXCPU: a CPU timeout, not a crash."""
+    result = run("while True:\n    pass\n", cpu_s=1)
+    assert (result.status, result.detail, result.returncode) == ("timeout", "cpu limit", -signal.SIGXCPU)
+
+
+@pytest.mark.xfail(
+    resolve_isolation(None) == "fallback",
+    strict=True,
+    reason="fallback: the supervisor re-raises its program's fatal signal with signal.signal(SIGKILL, "
+    "SIG_DFL), which raises OSError for SIGKILL: the run is 'error'/'exit status 1' with the bootstrap's "
+    "traceback (host paths) in stderr",
+)
+def test_cpu_limit_by_sigkill_when_sigxcpu_is_ignored() -> None:
+    """A program that ignores SIGXCPU is SIGKILLed at the hard limit; having used its CPU seconds, that
+    is still the CPU limit (a mutant reporting it as ``killed``/``signal SIGKILL`` survived before)."""
+    code = "import signal\nsignal.signal(signal.SIGXCPU, signal.SIG_IGN)\nwhile True:\n    pass\n"
+    result = run(code, cpu_s=1)
+    assert (result.status, result.detail, result.returncode) == ("timeout", "cpu limit", -signal.SIGKILL)
+
+
+TIMEOUT_S = 2.0
+LATE_S = 0.5
+WALL_CLOCK = """
+import time
+print("running", flush=True)
+while time.monotonic() < {late_at!r}:
+    time.sleep(0.01)
+print("late", flush=True)
+time.sleep(60)
+"""
+"""Sleeps (no CPU) until ``late_at`` on the host's monotonic clock, then prints ``late``."""
+
+
+def test_wall_clock_kills_before_a_marker_half_a_second_past_it() -> None:
+    """The run's deadline is at most ``start + TIMEOUT_S``; the program writes ``late`` at
+    ``start + TIMEOUT_S + LATE_S`` on the same (system-wide monotonic) clock. A kill on time never lets
+    it through; a wall clock loosened by a second always does, unless the program itself is starved
+    for the whole half second. No duration is asserted, only the order of two events."""
+    start = time.monotonic()
+    result = run(WALL_CLOCK.format(late_at=start + TIMEOUT_S + LATE_S), timeout_s=TIMEOUT_S, cpu_s=60)
+    assert (result.status, result.detail) == ("timeout", "wall clock"), result
+    assert result.stdout == "running\n", result
+
+
+def test_output_over_the_cap_is_caught_after_the_program_is_reaped() -> None:
+    """The output cap is checked again on what is left in the pipe once the child is reaped.
+
+    A public run cannot order "exited" before "read" on purpose, so this drives the parent's monitor
+    directly: a child writes ``cap + 1`` bytes and exits, and the monitor starts only once it is a
+    zombie. Its first read takes 64 KiB (= the cap), the reap comes next, and only the drain sees the
+    last byte. Without the re-check the run is ``ok`` with the byte dropped.
+    """
+    from white_agents.autoformalizer.sandbox_monitor import Budget, watch
+
+    cap = 1 << 16
+    program = (
+        "import fcntl, os\n"
+        "fcntl.fcntl(1, 1031, 1 << 20)\n"  # F_SETPIPE_SZ: all of it fits in the pipe, the writer exits
+        f"data = b'x' * {cap + 1}\n"
+        "while data:\n    data = data[os.write(1, data):]\n"
+    )
+    control_r, control_w = os.pipe()
+    proc = subprocess.Popen(
+        [sys.executable, "-I", "-S", "-c", program], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    os.close(control_w)
+    try:
+        while _state(proc.pid) != "Z":  # exited, not reaped: wait on the process, not on a clock
+            time.sleep(0.01)
+        seen = watch(proc, control_r, Budget(time.monotonic() + 60, cap, 1 << 30, 64), supervised=True)
+    finally:
+        proc.stdout.close()  # type: ignore[union-attr]
+        proc.stderr.close()  # type: ignore[union-attr]
+    assert seen.returncode == 0, seen
+    assert (seen.limit, seen.limit_detail) == ("output limit", "output limit")
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as handle:
+        return handle.read().rsplit(")", 1)[1].split()[0]
