@@ -4,7 +4,7 @@ Rules, first that applies decides (``rule`` names it):
 
 1. ``data`` — data parts carrying a ``label`` key;
 2. ``answer_line`` — the **last** ``Answer: X`` / ``Final answer: X`` line of the text (models
-   self-correct; an empty ``Answer:`` takes the next non-empty line);
+   self-correct; an empty ``Answer:`` takes the next non-empty line, read like a last line);
 3. ``last_line`` — the last non-empty line is exactly a label;
 4. ``boxed`` — ``\\boxed{X}``.
 
@@ -112,7 +112,7 @@ def _from_answer_lines(lines: Sequence[str]) -> ParsedAnswer | None:
         value = match.group("value").strip()
         if not value.strip(_DECORATION):
             following = [ln for ln in lines[index + 1 :] if ln.strip()]
-            value = following[0] if following else ""
+            value = _strip_markdown(following[0]) if following else ""  # "Answer:" then "- True"
         return read_value(value, "the last answer line", "answer_line")
     return None
 
