@@ -79,6 +79,8 @@ def test_prose_naming_another_label_is_a_parse_error(text: str) -> None:
         ("**Answer:**\nUncertain", "Uncertain"),
         ("**Final answer:**\n\n- True", "True"),
         ("Answer:\n## False\nThat is all.", "False"),
+        ("Answer: *\nTrue", "True"),
+        ("Final answer: ...\n**False**", "False"),
     ],
 )
 def test_an_empty_answer_line_takes_the_label_on_the_next_line(text: str, label: str) -> None:

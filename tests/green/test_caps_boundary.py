@@ -107,28 +107,39 @@ def _limited_echo() -> RequestSizeLimit:
     return RequestSizeLimit(Starlette(routes=[Route("/", echo, methods=["POST"])]), max_bytes=LIMIT)
 
 
-def _post(url: str, size: int, *, declared: bool) -> tuple[int, bytes]:
-    """POST ``size`` bytes in one write (declared length, or chunked); the status and the body.
+def _exchange(url: str, request: bytes, *, half_close: bool = False) -> tuple[int | None, bytes]:
+    """Send ``request`` in one write on a raw socket; the status (None: no reply) and the body.
 
     A raw socket: the server answers 413 and closes without reading the rest, and a client still
     sending (httpx streams its body) may see the reset before the answer.
     """
     host, port = url.removeprefix("http://").split(":")
-    body = b"x" * size
-    if declared:
-        framing, payload = f"Content-Length: {size}", body
-    else:
-        pieces = [body[i : i + 300] for i in range(0, size, 300)]
-        framing = "Transfer-Encoding: chunked"
-        payload = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in pieces) + b"0\r\n\r\n"
-    head = f"POST / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{framing}\r\n\r\n".encode()
     with socket.create_connection((host, int(port)), timeout=30) as sock:
-        sock.sendall(head + payload)
+        sock.sendall(request)
+        if half_close:
+            sock.shutdown(socket.SHUT_WR)
         reply = b""
         while chunk := sock.recv(65536):
             reply += chunk
+    if not reply:
+        return None, b""
     status_line, _, rest = reply.partition(b"\r\n")
     return int(status_line.split()[1]), rest.partition(b"\r\n\r\n")[2]
+
+
+def _head(url: str, framing: str) -> bytes:
+    host = url.removeprefix("http://").split(":")[0]
+    return f"POST / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{framing}\r\n\r\n".encode()
+
+
+def _post(url: str, size: int, *, declared: bool) -> tuple[int | None, bytes]:
+    """POST ``size`` bytes in one write, with a declared length or chunked."""
+    body = b"x" * size
+    if declared:
+        return _exchange(url, _head(url, f"Content-Length: {size}") + body)
+    pieces = [body[i : i + 300] for i in range(0, size, 300)]
+    payload = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in pieces) + b"0\r\n\r\n"
+    return _exchange(url, _head(url, "Transfer-Encoding: chunked") + payload)
 
 
 @pytest.mark.parametrize("declared", [True, False], ids=["content-length", "chunked"])
@@ -139,3 +150,12 @@ def test_a_request_of_exactly_the_limit_passes_and_one_byte_more_is_413(declared
     assert [over[0], double[0]] == [413, 413]
     message = json.loads(over[1])["error"]["message"]
     assert message == f"request body exceeds this green agent's limit of {LIMIT} bytes"
+
+
+def test_a_declared_length_one_byte_over_is_refused_before_the_body_is_read() -> None:
+    """Content-Length says ``LIMIT + 1`` and ten bytes follow, then the client stops sending: the answer
+    is 413 from the header alone. Reading the body first (a looser header check) finds only a client
+    that went away, and answers nothing."""
+    with running_app(_limited_echo()) as url:
+        status, _ = _exchange(url, _head(url, f"Content-Length: {LIMIT + 1}") + b"x" * 10, half_close=True)
+    assert status == 413
