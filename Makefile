@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 PIP_VERSION := 26.3
 TOO_OLD := error: agentified-assessment needs Python 3.10 or later; $(PYTHON) is %d.%d (set PYTHON=python3.11)
 
-.PHONY: install run test lint typecheck bench interop-venv duckdb-venv lock clean distclean paper
+.PHONY: install run test lint typecheck bench interop-venv duckdb-venv lock clean distclean paper mutants
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(None if sys.version_info >= (3, 10) else "$(TOO_OLD)" % sys.version_info[:2])'
@@ -52,6 +52,11 @@ TEST_WORKERS ?= 4
 test: install interop-venv duckdb-venv
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope --durations=15 \
 		--cov=green_agent --cov=white_agents --cov-report=term:skip-covered --cov-fail-under=$(COV_FLOOR)
+
+# The mutation check (docs/mutants.md): each mutant of tests/mutants/mutants.toml alone, with its area's
+# tests; prints killed/survived per area and fails below 90% in any area. Not part of `make test` (slow).
+mutants: install
+	$(BIN)/python -m tests.mutants.runner
 
 lint: install
 	$(BIN)/ruff check .
