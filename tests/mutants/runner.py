@@ -131,7 +131,7 @@ def copy_repository(scratch: Path) -> Path:
 
 
 def pytest_argv(tests: tuple[str, ...]) -> list[str]:
-    argv = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--no-header"]
+    argv = [sys.executable, "-m", "pytest", "-x", "-q", "-rfE", "-p", "no:cacheprovider", "--no-header"]
     if importlib.util.find_spec("xdist") is not None:
         argv += ["-n", "0"]
     return [*argv, *tests]
@@ -146,7 +146,9 @@ def run_tests(root: Path, tests: tuple[str, ...]) -> tuple[int, float, list[str]
         )
     except subprocess.TimeoutExpired:
         return -1, time.monotonic() - start, [f"timed out after {TIMEOUT_S} s"]
-    return done.returncode, time.monotonic() - start, (done.stdout + done.stderr).strip().splitlines()[-3:]
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    failed = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]
+    return done.returncode, time.monotonic() - start, failed[:1] + lines[-3:]
 
 
 def run_mutant(root: Path, mutant: Mutant) -> Outcome:
@@ -226,6 +228,12 @@ def main(argv: list[str] | None = None) -> int:
             )
             if outcome.verdict == "error":
                 print("\n".join(f"          {line}" for line in outcome.tail), flush=True)
+            elif (
+                outcome.verdict == "killed"
+                and outcome.tail[:1]
+                and outcome.tail[0].startswith(("FAILED", "ERROR"))
+            ):
+                print(f"          by {outcome.tail[0][:150]}", flush=True)
     return report(outcomes, args.target)
 
 
