@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from white_agents.autoformalizer.sandbox import DEFAULT_ALLOWED, run_sandboxed
+from white_agents.autoformalizer.sandbox_isolation import RUN_UIDS
 
 ROOT = os.geteuid() == 0
 
@@ -226,7 +227,14 @@ def test_environment_is_scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.skipif(not ROOT, reason="privileges are dropped only when the sandbox runs as root")
-def test_runs_as_nobody_when_root() -> None:
-    result = run("import os\nprint(os.getuid(), os.getgid(), os.getgroups())\n", "os")
-    assert result.stdout == "65534 65534 []\n"
-    assert "uid:65534" in result.layers
+def test_each_run_has_its_own_uid_when_root() -> None:
+    """Run as root, the program drops to a uid (= gid, no groups) of its own run, from the sandbox's
+    range, named in ``layers``; two runs get different ones."""
+    program = "import os\nprint(os.getuid(), os.getgid(), os.getgroups())\n"
+    seen = set()
+    for result in (run(program, "os"), run(program, "os")):
+        uid, gid, groups = result.stdout.split()
+        assert int(uid) in RUN_UIDS and gid == uid and groups == "[]", result
+        assert f"uid:{uid}" in result.layers, result
+        seen.add(uid)
+    assert len(seen) == 2

@@ -96,9 +96,16 @@ def test_control_channel_cap(size: int, status: str, detail: str) -> None:
     assert (result.status, result.detail) == (status, detail), result
 
 
-def test_memory_budget_of_the_tree() -> None:
+FORK_REFUSED = "PermissionError: [Errno 1] Operation not permitted"
+"""The fallback's answer to every fork: seccomp refuses it with EPERM, and the program's own uncaught
+error is the run's status (``error``) and detail. The sandbox cannot tell a refused fork from any other
+``PermissionError`` (the filter answers EPERM, not a signal), so the forking rows assert this."""
+
+
+def test_memory_budget_of_the_tree(isolation: str) -> None:
     """Three children of 100 MiB each stay under the per-process address-space limit (200 MiB) but
-    together hold over 200 MiB resident: only the tree's sum can see it."""
+    together hold over 200 MiB resident: only the tree's sum can see it. In the fallback the first
+    fork is refused, which ends the program with its own error."""
     code = """
     import os, time
     for _ in range(3):
@@ -109,6 +116,9 @@ def test_memory_budget_of_the_tree() -> None:
     time.sleep(60)
     """
     result = run(code, memory_mb=200, timeout_s=60)
+    if isolation == "fallback":
+        assert (result.status, result.detail) == ("error", FORK_REFUSED), result
+        return
     assert result.status == "memory", result
     assert result.detail.startswith("memory budget: the process tree used "), result
     assert result.detail.endswith(" MiB > 200 MiB"), result
@@ -121,21 +131,15 @@ def test_memory_limit_of_one_process() -> None:
 
 FORKS = """
 import os, time
-kids = 0
 for _ in range({children}):
-    try:
-        pid = os.fork()
-    except OSError as exc:
-        print("fork refused:", exc.strerror, flush=True)
-        break
-    if pid == 0:
+    if os.fork() == 0:
         time.sleep(60)
         os._exit(0)
-    kids += 1
-print("children:", kids, flush=True)
-time.sleep(1)
+print("children:", {children}, flush=True)
+time.sleep({linger})
 """
-"""The program's top process plus up to ``children`` forked ones, alive at once for a while."""
+"""The program's top process plus ``children`` forked ones, alive at once for ``linger`` seconds (the
+children die with the run)."""
 
 
 HOLDER = f"""
@@ -165,41 +169,53 @@ def another_run_alive() -> Iterator[None]:
     assert done and done[0].status == "ok", done
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="run as root, every run's program is uid nobody (both isolations) and RLIMIT_NPROC (= max_processes) "
-    "counts all of that uid's processes, so a concurrent run (or any nobody process) uses up this run's budget",
-)
-def test_exactly_max_processes_are_allowed_while_another_run_is_alive() -> None:
+def test_exactly_max_processes_are_allowed_while_another_run_is_alive(isolation: str) -> None:
     """The top process and three children are four processes: within ``max_processes=4``, whatever
-    another run holds. A budget checked with ``>=`` (or counting the sandbox's own supervisor) kills
-    this run; today the fourth process is refused because the other run's program counts against it."""
+    another run holds. A budget checked with ``>=`` (or counting the sandbox's own processes) kills this
+    run. Run as root, each run's program has a uid of its own, so the other run's processes do not count
+    against this run's RLIMIT_NPROC (checked by hand: with ``nobody`` for every run, the fourth fork was
+    refused). Fallback: the first fork is refused."""
     with another_run_alive():
-        result = run(FORKS.format(children=3), max_processes=4)
+        result = run(FORKS.format(children=3, linger=2), max_processes=4)
+    if isolation == "fallback":
+        assert (result.status, result.detail) == ("error", FORK_REFUSED), result
+        return
     assert (result.status, result.detail, result.stdout) == ("ok", "", "children: 3\n"), result
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="RLIMIT_NPROC is set to max_processes too, so the fork past the budget fails (EAGAIN) and the "
-    "tree's process budget can never fire: the run ends ok, and a fork bomb as a wall-clock timeout",
-)
-def test_one_process_past_the_budget_is_killed_as_process_budget() -> None:
-    """Five processes (the top one counted) against ``max_processes=4``. Kills the mutants that loosen
-    the budget by one or leave the program's top process uncounted."""
-    result = run(FORKS.format(children=4), max_processes=4, timeout_s=30)
+def test_one_process_past_the_budget_is_killed_as_process_budget(isolation: str) -> None:
+    """Five processes (the top one counted) against ``max_processes=4``: the sampled budget fires, not
+    RLIMIT_NPROC, which has room above the budget (checked by hand: with RLIMIT_NPROC equal to the
+    budget, the fifth fork failed and the run ended in the program's own error). Kills the mutants that
+    loosen the budget by one or leave the program's top process uncounted. Fallback: no fork at all."""
+    result = run(FORKS.format(children=4, linger=60), max_processes=4, timeout_s=60)
+    if isolation == "fallback":
+        assert (result.status, result.detail) == ("error", FORK_REFUSED), result
+        return
     assert (result.status, result.detail) == ("killed", "process budget: 5 processes > 4"), result
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="RLIMIT_NPROC (= max_processes) stops the bomb's forks first; it spins until the wall clock",
-)
-def test_a_fork_bomb_is_a_process_budget_kill_not_a_timeout() -> None:
-    bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
-    result = run(bomb, max_processes=8, timeout_s=3, cpu_s=3)
+FORK_BOMB = """
+import errno, os
+while True:
+    try:
+        os.fork()
+    except OSError as exc:
+        if exc.errno != errno.EAGAIN:  # EAGAIN: RLIMIT_NPROC, try again; anything else ends the bomb
+            raise
+"""
+
+
+def test_a_fork_bomb_is_a_process_budget_kill_not_a_timeout(isolation: str) -> None:
+    """Namespaces: the bomb reaches RLIMIT_NPROC (twice the budget) and keeps trying; the sampled budget
+    kills it as ``process budget`` long before the wall clock. Fallback: the first fork is refused."""
+    result = run(FORK_BOMB, max_processes=8, timeout_s=60)
+    if isolation == "fallback":
+        assert (result.status, result.detail) == ("error", FORK_REFUSED), result
+        return
     assert result.status == "killed", result
-    assert result.detail.startswith("process budget: ") and result.detail.endswith(" > 8"), result
+    assert result.detail.startswith("process budget: ") and result.detail.endswith(" processes > 8"), result
+    assert 8 < int(result.detail.split()[2]) <= 16, result
 
 
 def test_cpu_limit_by_sigxcpu() -> None:
@@ -208,19 +224,18 @@ def test_cpu_limit_by_sigxcpu() -> None:
     assert (result.status, result.detail, result.returncode) == ("timeout", "cpu limit", -signal.SIGXCPU)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fallback: the supervisor re-raises its program's fatal signal with signal.signal(SIGKILL, "
-    "SIG_DFL), which raises OSError for SIGKILL: the run is 'error'/'exit status 1' with the bootstrap's "
-    "traceback (host paths) in stderr; namespaces: the parent apparently does not get the program's CPU seconds "
-    "from wait4 on bubblewrap, so the SIGKILL is 'killed'/'signal SIGKILL'",
-)
 def test_cpu_limit_by_sigkill_when_sigxcpu_is_ignored() -> None:
     """A program that ignores SIGXCPU is SIGKILLed at the hard limit; having used its CPU seconds, that
-    is still the CPU limit (a mutant reporting it as ``killed``/``signal SIGKILL`` survived before)."""
+    is still the CPU limit (a mutant reporting it as ``killed``/``signal SIGKILL`` survived before).
+
+    Checked by hand against the two bugs this row found: the fallback's supervisor could not re-raise
+    SIGKILL (``error``, ``exit status 1``, the bootstrap's traceback with host paths in stderr), and
+    under namespaces the parent's ``wait4`` never sees the program's CPU seconds (bubblewrap does not
+    reap its PID-namespace init), so without the sampled CPU seconds it was ``killed``."""
     code = "import signal\nsignal.signal(signal.SIGXCPU, signal.SIG_IGN)\nwhile True:\n    pass\n"
     result = run(code, cpu_s=1)
     assert (result.status, result.detail, result.returncode) == ("timeout", "cpu limit", -signal.SIGKILL)
+    assert result.stderr == "", result
 
 
 TIMEOUT_S = 4.0

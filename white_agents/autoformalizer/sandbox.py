@@ -92,7 +92,7 @@ def run_sandboxed(
     """Check ``code`` (policy on), then run it contained; see the module docstring and docs/sandbox.md.
 
     ``memory_mb`` bounds each process's address space and the resident memory of the whole tree;
-    ``max_processes`` bounds the tree (sampled) and is RLIMIT_NPROC of the child's user. ``isolation``
+    ``max_processes`` bounds the tree (sampled; RLIMIT_NPROC is :func:`process_ceiling` of it). ``isolation``
     (``auto``/``namespaces``/``fallback``) overrides ``AUTOFORMALIZER_SANDBOX_ISOLATION``. Setting
     ``stop`` (from another thread) kills the run's whole tree at once: status ``killed``.
     """
@@ -105,12 +105,14 @@ def run_sandboxed(
     if mode == "fallback":
         iso.mark_not_dumpable()
     workdir = tempfile.mkdtemp(prefix="run-", dir=_runs_root())
-    try:
+    with contextlib.ExitStack() as cleanup:
+        cleanup.callback(shutil.rmtree, workdir, ignore_errors=True)
+        uid = cleanup.enter_context(iso.run_uid())
         host_file = Path(workdir) / USER_FILE
         host_file.write_text(code, encoding="utf-8")
         host_file.chmod(0o644)
-        if os.geteuid() == 0 and mode == "fallback":
-            os.chown(workdir, iso.NOBODY, iso.NOBODY)
+        if uid is not None and mode == "fallback":
+            os.chown(workdir, uid, uid)
         config = {
             "user_file": USER_FILE,
             "policy": policy,
@@ -120,16 +122,14 @@ def run_sandboxed(
             "memory_bytes": int(memory_mb) << 20,
             "file_bytes": int(file_mb) << 20,
             "nofile": int(max_open_files),
-            "nproc": int(max_processes),
-            "drop_uid": iso.NOBODY,
+            "nproc": process_ceiling(int(max_processes)),
+            "drop_uid": uid,
             "supervise": mode == "fallback",
             "unshare_net": mode == "fallback",
             "kernel_layers": _kernel_layers(mode),
         }
         budget = Budget(start + timeout_s, max_output_bytes, int(memory_mb) << 20, int(max_processes), stop)
         seen, events = _spawn_and_watch(mode, workdir, config, budget)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     stdout = bytes(seen.pipes["stdout"][:max_output_bytes]).decode("utf-8", "replace")
     stderr = bytes(seen.pipes["stderr"][:max_output_bytes]).decode("utf-8", "replace")
     returncode = _signal_code(seen.returncode, mode)
@@ -138,6 +138,14 @@ def run_sandboxed(
     if config["kernel_layers"] == "best-effort" and not iso.kernel_layers_in_force(layers):
         layers = (*layers, iso.WEAK_LAYER)
     return SandboxResult(status, returncode, stdout, stderr, _ms(start), detail, mode, layers, policy)
+
+
+def process_ceiling(max_processes: int) -> int:
+    """RLIMIT_NPROC for a run: twice the tree's budget. The sampled budget (``max_processes``) is what
+    fires and reports ``process budget``; the rlimit, with room above it, is the hard backstop that
+    bounds how far a fork bomb gets between two samples (equal to the budget, it refused the fork past
+    the budget first, and a fork bomb spun until the wall clock)."""
+    return 2 * max_processes
 
 
 def _kernel_layers(mode: iso.Isolation) -> str:

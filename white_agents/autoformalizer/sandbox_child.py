@@ -156,14 +156,28 @@ def _become_supervisor(libc: ctypes.CDLL) -> int:
         _kill_descendants()
         os._exit(128 + signum)
 
-    signal.signal(signal.SIGTERM, stop)
-    _, status = os.waitpid(pid, 0)
-    _kill_descendants()
-    code = os.waitstatus_to_exitcode(status)
-    if code < 0:  # die of the same signal, so the parent sees it
-        signal.signal(-code, signal.SIG_DFL)
+    try:
+        signal.signal(signal.SIGTERM, stop)
+        _, status = os.waitpid(pid, 0)
+        _kill_descendants()
+        _exit_like(os.waitstatus_to_exitcode(status))
+    except BaseException:  # noqa: BLE001 - never a traceback (host paths) in the program's stderr
+        with contextlib.suppress(BaseException):
+            _kill_descendants()
+        os._exit(EXIT_BOOTSTRAP)
+
+
+def _exit_like(code: int) -> None:
+    """Exit with the program's status, or die of its signal so the parent sees that signal.
+
+    SIGKILL cannot be given a disposition (``signal.signal`` raises for it) and needs none; any other
+    signal is reset to its default first, so that the kill ends this process too.
+    """
+    if code < 0:
+        if -code != signal.SIGKILL:
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
-    os._exit(code)
+    os._exit(code if code >= 0 else 128 - code)
 
 
 def _kill_descendants() -> None:
@@ -310,5 +324,16 @@ def _print_traceback(traceback, user_file: str) -> str:
     return text
 
 
+def _guarded_main() -> None:
+    """``main``; a failure of the bootstrap itself ends the run with one line and no traceback (a
+    traceback would show host paths in the program's stderr, which goes back to the LLM)."""
+    try:
+        main()
+    except BaseException as exc:  # noqa: BLE001 - every bootstrap failure, reported the same way
+        with contextlib.suppress(OSError):
+            os.write(2, f"sandbox: bootstrap failed: {type(exc).__name__}\n".encode())
+        os._exit(EXIT_BOOTSTRAP)
+
+
 if __name__ == "__main__":
-    main()
+    _guarded_main()

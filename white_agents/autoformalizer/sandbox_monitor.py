@@ -26,6 +26,7 @@ STOP_GRACE_S = 2.0
 """How long a supervisor gets to kill its tree before the parent SIGKILLs its process group."""
 _CHUNK = 1 << 16
 _PAGE = os.sysconf("SC_PAGE_SIZE")
+_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,13 @@ class Observed:
     returncode: int | None = None
     """Exit status (negative: signal); None if the child could not be reaped."""
     cpu_s: float = 0.0
-    """CPU seconds of the child and every descendant it reaped."""
+    """CPU seconds of the program: the larger of what ``wait4`` gives for the child (with every descendant
+    it reaped) and the sum of the program's processes' own CPU seconds sampled from /proc. Under
+    namespaces only the samples see it: bubblewrap exits as soon as its PID-namespace init reports the
+    program's status, without reaping that init, so the CPU seconds the init collected when it reaped the
+    program never reach bubblewrap's ``wait4``, nor ours."""
+    sampled_cpu_s: dict[int, float] = field(default_factory=dict)
+    """The last CPU seconds sampled for each process of the program (pid → seconds)."""
     limit: str = ""
     """The parent's limit that ended the run: wall clock, output limit, control channel limit,
     memory budget, process budget, canceled; empty if none fired."""
@@ -87,7 +94,7 @@ def watch(proc: subprocess.Popen, control_fd: int, budget: Budget, *, supervised
             seen.limit, seen.limit_detail = _over_caps(seen.pipes, budget.max_output_bytes)
             if not seen.limit and time.monotonic() >= next_sample:
                 next_sample = time.monotonic() + POLL_S
-                seen.limit, seen.limit_detail = _over_tree_budget(proc.pid, budget, supervised)
+                seen.limit, seen.limit_detail = _over_tree_budget(proc.pid, budget, supervised, seen)
             if not seen.limit and _reaped(proc, seen):
                 _drain(selector, seen, budget.max_output_bytes)
                 return seen
@@ -166,8 +173,21 @@ def _resident_bytes(pid: int) -> int:
         return 0
 
 
-def _over_tree_budget(root: int, budget: Budget, supervised: bool) -> tuple[str, str]:
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` itself (its reaped children not included), 0 if gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _over_tree_budget(root: int, budget: Budget, supervised: bool, seen: Observed) -> tuple[str, str]:
+    """Sample the program's tree: its CPU seconds into ``seen``; the limit it is over, if any."""
     pids = program_tree(root, supervised=supervised)
+    for pid in pids:
+        seen.sampled_cpu_s[pid] = max(seen.sampled_cpu_s.get(pid, 0.0), _cpu_seconds(pid))
     if len(pids) > budget.tree_processes:
         return "process budget", f"process budget: {len(pids)} processes > {budget.tree_processes}"
     used = sum(_resident_bytes(pid) for pid in pids)
@@ -211,7 +231,7 @@ def _reaped(proc: subprocess.Popen, seen: Observed) -> bool:
     if pid != proc.pid:
         return False
     proc.returncode = seen.returncode = os.waitstatus_to_exitcode(status)
-    seen.cpu_s = usage.ru_utime + usage.ru_stime
+    seen.cpu_s = max(usage.ru_utime + usage.ru_stime, sum(seen.sampled_cpu_s.values()))
     return True
 
 
