@@ -85,6 +85,17 @@ def load(path: Path = MUTANTS) -> list[Mutant]:
     return mutants
 
 
+def baselines(mutants: list[Mutant]) -> list[tuple[str, tuple[str, ...]]]:
+    """(area, pytest arguments) for each distinct test selection of the mutants, to run once unmutated.
+
+    Selections are run as given, never merged: a mutant's own ``-k`` expression only means something
+    next to its own files."""
+    seen: dict[tuple[str, ...], str] = {}
+    for mutant in mutants:
+        seen.setdefault(mutant.tests, mutant.area)
+    return [(area, tests) for tests, area in seen.items()]
+
+
 def mutated(text: str, mutant: Mutant) -> str:
     """``text`` with the mutant applied; :class:`AnchorError` if its anchor is not found as declared."""
     found = text.count(mutant.find)
@@ -110,7 +121,7 @@ def check_anchors(mutants: list[Mutant], root: Path) -> list[str]:
 
 def copy_repository(scratch: Path) -> Path:
     """The working tree's tracked files (as they are now) under ``scratch``, readable by everyone
-    (the sandbox's child runs as ``nobody`` and reads its bootstrap from there)."""
+    (the sandbox's child runs as another uid and reads its bootstrap from there)."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=REPO,
@@ -207,16 +218,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with tempfile.TemporaryDirectory(prefix="mutants-") as scratch:
         root = copy_repository(Path(scratch))
-        for area in sorted({m.area for m in mutants}):
-            tests = sorted({t for m in mutants if m.area == area for t in m.tests})
-            code, seconds, tail = run_tests(root, tuple(tests))
+        for area, tests in baselines(mutants):
+            code, seconds, tail = run_tests(root, tests)
             if code != 0:
                 print(
-                    f"mutants: the {area} tests fail without any mutant ({seconds:.0f} s):", file=sys.stderr
+                    f"mutants: the {area} tests fail without any mutant ({seconds:.0f} s): {' '.join(tests)}",
+                    file=sys.stderr,
                 )
                 print("\n".join(f"  {line}" for line in tail), file=sys.stderr)
                 return 2
-            print(f"baseline  {area:12} passes ({seconds:.0f} s)", flush=True)
+            print(f"baseline  {area:12} passes ({seconds:.0f} s): {' '.join(tests)}", flush=True)
         outcomes = []
         for mutant in mutants:
             outcome = run_mutant(root, mutant)

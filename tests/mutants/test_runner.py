@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.mutants.runner import AnchorError, Mutant, Outcome, area_scores, check_anchors, load, mutated
+from tests.mutants.runner import (
+    AnchorError,
+    Mutant,
+    Outcome,
+    area_scores,
+    baselines,
+    check_anchors,
+    load,
+    mutated,
+)
 
 
 def mutant(**fields: object) -> Mutant:
@@ -64,3 +73,20 @@ def test_only_survivors_declared_unreachable_leave_the_score() -> None:
 def test_the_shipped_list_loads_with_unique_ids() -> None:
     mutants = load()
     assert len({m.id for m in mutants}) == len(mutants) and all(m.tests for m in mutants)
+
+
+def test_each_distinct_test_selection_is_a_baseline_of_its_own() -> None:
+    """A ``-k`` expression belongs to its own files: merging two mutants' selections into one pytest
+    command turned one mutant's expression into a file name (the baseline failed)."""
+    mutants = [
+        mutant(id="a1"),
+        mutant(id="a2"),
+        mutant(id="k1", area="k", tests=("t1.py", "-k", "x and y")),
+        mutant(id="k2", area="k", tests=("t2.py", "-k", "z")),
+        mutant(id="k3", area="k", tests=("t2.py", "-k", "z")),
+    ]
+    assert baselines(mutants) == [
+        ("a", ("t",)),
+        ("k", ("t1.py", "-k", "x and y")),
+        ("k", ("t2.py", "-k", "z")),
+    ]

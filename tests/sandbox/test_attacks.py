@@ -44,7 +44,7 @@ def test_reading_host_files(tmp_path: Path, open_dir: Path, isolation: str, poli
     """A world-readable file in a world-writable directory and the agent user's own 0600 file.
 
     Fallback: Landlock refuses the reads (checked by hand: with it off, both leaked as the non-root user;
-    as root ``nobody`` still cannot read the 0600 file); seccomp refuses ``os.system``'s process (with it
+    as root the run's own uid still cannot read the 0600 file); seccomp refuses ``os.system``'s process (with it
     off, Landlock refuses the shell's exec)."""
     canary = open_dir / "canary.txt"
     canary.write_text("CANARY-" + uuid.uuid4().hex)

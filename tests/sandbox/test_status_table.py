@@ -142,19 +142,30 @@ time.sleep({linger})
 children die with the run)."""
 
 
+HOLDER_CHILDREN = 8
 HOLDER = f"""
-import signal
+import os, signal, time
 signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR1])
+try:
+    for _ in range({HOLDER_CHILDREN}):
+        if os.fork() == 0:
+            time.sleep(120)
+            os._exit(0)
+except PermissionError:
+    pass  # the fallback: no fork
 {TAG_LINE}
 signal.sigwait([signal.SIGUSR1])
 """
-"""A concurrent run's program: names itself ``tag`` (visible in /proc), then waits for SIGUSR1."""
+"""A concurrent run's program: forks ``HOLDER_CHILDREN`` children where it can (as many as the other
+run's RLIMIT_NPROC, twice its budget of 4, allows), then names itself ``tag`` (visible in /proc) and
+waits for SIGUSR1; its children die with its run."""
 
 
 @contextmanager
 def another_run_alive() -> Iterator[None]:
     """Another sandboxed run, alive (its program started) for the duration of the block."""
     tag = "hold-" + uuid.uuid4().hex[:8]
+    assert HOLDER_CHILDREN >= 2 * 4
     done: list[SandboxResult] = []
     thread = threading.Thread(target=lambda: done.append(run(HOLDER.format(tag=tag))), daemon=True)
     thread.start()
@@ -172,9 +183,9 @@ def another_run_alive() -> Iterator[None]:
 def test_exactly_max_processes_are_allowed_while_another_run_is_alive(isolation: str) -> None:
     """The top process and three children are four processes: within ``max_processes=4``, whatever
     another run holds. A budget checked with ``>=`` (or counting the sandbox's own processes) kills this
-    run. Run as root, each run's program has a uid of its own, so the other run's processes do not count
-    against this run's RLIMIT_NPROC (checked by hand: with ``nobody`` for every run, the fourth fork was
-    refused). Fallback: the first fork is refused."""
+    run. Run as root, each run's program has a uid of its own, so the other run's nine processes do not
+    count against this run's RLIMIT_NPROC (checked with the mutant ``sandbox-runs-share-one-uid``: with
+    one uid for every run, this run's first fork was refused). Fallback: the first fork is refused."""
     with another_run_alive():
         result = run(FORKS.format(children=3, linger=2), max_processes=4)
     if isolation == "fallback":

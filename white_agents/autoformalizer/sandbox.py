@@ -68,8 +68,9 @@ class SandboxResult:
     isolation: iso.Isolation = "fallback"
     """OS isolation of the run: ``namespaces`` (bubblewrap) or ``fallback``."""
     layers: tuple[str, ...] = ()
-    """Layers the child's bootstrap set up: supervisor, rlimits, netns, uid:65534, landlock:abiN, seccomp,
-    audit-hook; ``weak-sandbox`` when the operator allowed the fallback without its kernel layers."""
+    """Layers the child's bootstrap set up: supervisor, rlimits, netns, uid:N (as root: the run's own uid),
+    landlock:abiN, seccomp, audit-hook; ``weak-sandbox`` when the operator allowed the fallback without its
+    kernel layers."""
     policy: Policy = "on"
     """``off``: no static check and no audit hook (OS isolation only)."""
 

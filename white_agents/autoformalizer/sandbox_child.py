@@ -12,7 +12,8 @@ Order matters (docs/sandbox.md):
 3. fallback only: a fresh network namespace (``unshare``), if the kernel allows;
 4. policy on: import the modules the code imports (z3 loads libz3 through ctypes) while files are readable,
    and format one traceback (``traceback`` imports some modules the first time it formats);
-5. as root: drop to ``nobody`` (no supplementary groups); no new privileges, not dumpable, die with the parent;
+5. as root: drop to the run's own uid (no supplementary groups); no new privileges, not dumpable, die with
+   the parent;
 6. fallback only: the kernel layers, in the program's process and not in the supervisor's — Landlock
    (``landlock.py``: read-only the interpreter's library paths, z3 and the system libraries, read-write the
    work directory only, no TCP, signals and abstract sockets scoped to the program's own domain, so it can

@@ -45,7 +45,7 @@ class ControlEvents:
     started: bool = False
     """The bootstrap reached the user's code."""
     layers: tuple[str, ...] = ()
-    """Layers the bootstrap set up (supervisor, rlimits, netns, uid:65534, landlock:abiN, seccomp, audit-hook)."""
+    """Layers the bootstrap set up (supervisor, rlimits, netns, uid:N, landlock:abiN, seccomp, audit-hook)."""
     forbidden: str = ""
     """What the policy refused first, e.g. ``os.system('id',)``."""
     error: str = ""
