@@ -167,3 +167,19 @@ def test_cli_unreadable_file_fails_with_one_line(tmp_path: Path) -> None:
     )
     assert done.returncode != 0 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_failing_bootstrap_says_one_line_and_no_traceback(tmp_path: Path) -> None:
+    """The program's stderr goes back to the LLM: a failure of the bootstrap itself (here a config that
+    lacks its fields) is one line and exit status 103, never a traceback with the host's paths (checked
+    by hand: without the guard, the KeyError's traceback named sandbox_child.py's path)."""
+    child = Path(__file__).resolve().parents[2] / "white_agents" / "autoformalizer" / "sandbox_child.py"
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-B", str(child), "{}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (103, "", "sandbox: bootstrap failed: KeyError\n")

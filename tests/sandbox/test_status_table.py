@@ -111,9 +111,9 @@ def test_memory_budget_of_the_tree(isolation: str) -> None:
     for _ in range(3):
         if os.fork() == 0:
             block = bytearray(100 << 20)
-            time.sleep(60)
+            time.sleep(15)
             os._exit(0)
-    time.sleep(60)
+    time.sleep(15)
     """
     result = run(code, memory_mb=200, timeout_s=60)
     if isolation == "fallback":
@@ -196,10 +196,11 @@ def test_exactly_max_processes_are_allowed_while_another_run_is_alive(isolation:
 
 def test_one_process_past_the_budget_is_killed_as_process_budget(isolation: str) -> None:
     """Five processes (the top one counted) against ``max_processes=4``: the sampled budget fires, not
-    RLIMIT_NPROC, which has room above the budget (checked by hand: with RLIMIT_NPROC equal to the
-    budget, the fifth fork failed and the run ended in the program's own error). Kills the mutants that
+    RLIMIT_NPROC, which has room above the budget (checked with the mutant
+    ``sandbox-nproc-equals-the-budget``: with RLIMIT_NPROC equal to the budget, the fifth fork failed
+    and the run ended in the program's own error). Kills the mutants that
     loosen the budget by one or leave the program's top process uncounted. Fallback: no fork at all."""
-    result = run(FORKS.format(children=4, linger=60), max_processes=4, timeout_s=60)
+    result = run(FORKS.format(children=4, linger=15), max_processes=4, timeout_s=60)
     if isolation == "fallback":
         assert (result.status, result.detail) == ("error", FORK_REFUSED), result
         return
