@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from white_agents.autoformalizer.sandbox import DEFAULT_ALLOWED, run_sandboxed
-from white_agents.autoformalizer.sandbox_isolation import RUN_UIDS
+from white_agents.autoformalizer.sandbox_uid import RUN_UIDS, uid_pool
 
 ROOT = os.geteuid() == 0
 
@@ -238,3 +238,19 @@ def test_each_run_has_its_own_uid_when_root() -> None:
         assert f"uid:{uid}" in result.layers, result
         seen.add(uid)
     assert len(seen) == 2
+
+
+@pytest.mark.parametrize(
+    ("uid_map", "gid_map", "pool"),
+    [
+        ("         0          0 4294967295\n", "         0          0 4294967295\n", RUN_UIDS),
+        ("0 100000 65536\n", "0 100000 65536\n", range(32768, 65536)),
+        ("0 1000 1\n1 100000 65536\n", "0 1000 1\n1 100000 30000\n", range(15001, 30001)),
+    ],
+    ids=["host", "rootless-65536", "uid-and-gid-maps-differ"],
+)
+def test_the_run_uids_are_ones_this_user_namespace_maps(uid_map: str, gid_map: str, pool: range) -> None:
+    """``setuid`` to an id the user namespace does not map fails: where the agent is root in a rootless
+    or remapped container (65536 ids), the runs' uids come from the upper half of what is mapped as
+    both a uid and a gid, not from the host range."""
+    assert uid_pool(uid_map, gid_map) == pool

@@ -37,6 +37,7 @@ from white_agents.autoformalizer.sandbox_child import EXIT_BOOTSTRAP, EXIT_FORBI
 from white_agents.autoformalizer.sandbox_control import ControlEvents, parse_events
 from white_agents.autoformalizer.sandbox_monitor import Budget, Observed, watch
 from white_agents.autoformalizer.sandbox_policy import DEFAULT_ALLOWED, check_code, imported_modules
+from white_agents.autoformalizer.sandbox_uid import run_uid
 
 __all__ = ["DEFAULT_ALLOWED", "SandboxResult", "SandboxStatus", "arun_sandboxed", "run_sandboxed"]
 
@@ -108,7 +109,7 @@ def run_sandboxed(
     workdir = tempfile.mkdtemp(prefix="run-", dir=_runs_root())
     with contextlib.ExitStack() as cleanup:
         cleanup.callback(shutil.rmtree, workdir, ignore_errors=True)
-        uid = cleanup.enter_context(iso.run_uid())
+        uid = cleanup.enter_context(run_uid())
         host_file = Path(workdir) / USER_FILE
         host_file.write_text(code, encoding="utf-8")
         host_file.chmod(0o644)

@@ -14,19 +14,13 @@ agent refuses to start, unless the operator called :func:`allow_weak_sandbox` (`
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import functools
-import grp
 import logging
 import os
-import pwd
-import secrets
 import shutil
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -36,8 +30,6 @@ Requested = Literal["auto", "namespaces", "fallback"]
 
 ISOLATION_ENV = "AUTOFORMALIZER_SANDBOX_ISOLATION"
 """Environment variable that forces the isolation (``auto`` by default)."""
-RUN_UIDS = range(1_600_000_000, 1_700_000_000)
-"""Where a root agent picks each run's own uid (and gid): far above any account or subordinate-id range."""
 INNER_ROOT = "/sandbox"
 INNER_WORK = f"{INNER_ROOT}/work"
 INNER_BOOT = f"{INNER_ROOT}/boot"
@@ -68,48 +60,8 @@ except OSError:
     print(" ".join(layers))
 """
 _weak_allowed = False
-_uids_in_use: set[int] = set()
-_uids_lock = threading.Lock()
 
 log = logging.getLogger(__name__)
-
-
-@contextlib.contextmanager
-def run_uid() -> Iterator[int | None]:
-    """The uid (= gid) one run's program drops to when the agent is root; None when it is not.
-
-    Each run gets its own, picked at random from :data:`RUN_UIDS`, unused by concurrent runs of this
-    process and by any account or group: RLIMIT_NPROC then counts the run's own processes only (a
-    shared ``nobody`` let concurrent runs use up each other's process budget, and a fork bomb stop
-    every other run from forking), and no run can signal, trace or read another run's processes.
-    """
-    if os.geteuid() != 0:
-        yield None
-        return
-    with _uids_lock:
-        uid = _free_uid()
-        _uids_in_use.add(uid)
-    try:
-        yield uid
-    finally:
-        with _uids_lock:
-            _uids_in_use.discard(uid)
-
-
-def _free_uid() -> int:
-    while True:
-        uid = RUN_UIDS[secrets.randbelow(len(RUN_UIDS))]
-        if uid not in _uids_in_use and not _names_an_id(uid):
-            return uid
-
-
-def _names_an_id(uid: int) -> bool:
-    """Whether ``uid`` is a user or a group in this system's databases."""
-    for lookup in (pwd.getpwuid, grp.getgrgid):
-        with contextlib.suppress(KeyError):
-            lookup(uid)
-            return True
-    return False
 
 
 def requested_isolation(value: str | None = None) -> Requested:
@@ -239,7 +191,7 @@ def bwrap_prefix(*, work_files: dict[str, str], z3_package: str | None) -> list[
     """``bwrap ... --`` for one run: ``work_files`` maps names in the work dir to host files (read-only).
 
     As root, bubblewrap runs privileged without a user namespace and keeps only CAP_SETUID/CAP_SETGID, so
-    the bootstrap can drop to the run's own uid (:func:`run_uid`) after reading its files (a user namespace would leave the child
+    the bootstrap can drop to the run's own uid (``sandbox_uid.py``) after reading its files (a user namespace would leave the child
     host uid 0). As any other user it makes a user namespace and drops every capability.
     """
     argv = [
