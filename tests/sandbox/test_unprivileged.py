@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.sandbox.cli import CLI, ROOT
+from tests.support.timing import ENV, scaled
 from white_agents.autoformalizer.sandbox_isolation import probe_namespaces
 
 pytestmark = pytest.mark.slow
@@ -79,8 +80,16 @@ def _run_unprivileged(argv: list[str], home: Path) -> subprocess.CompletedProces
         pytest.fail("setpriv (util-linux) is needed to drop to an unprivileged user")
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8"}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if ENV in os.environ:  # the inner suite stretches its margins as the outer one does
+        env[ENV] = os.environ[ENV]
     return subprocess.run(
-        unprivileged(argv), cwd=REPO, env=env, capture_output=True, text=True, timeout=900, check=False
+        unprivileged(argv),
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=scaled(900),
+        check=False,
     )
 
 
