@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--manifest-only",
         action="store_true",
-        default=os.environ.get("GREEN_AGENT_MANIFEST_ONLY", "") not in ("", "0"),
+        default=env_flag("GREEN_AGENT_MANIFEST_ONLY"),
         help="accept only datasets named in the manifest, never file paths or data dirs from a request "
         "(implied when --host is not a loopback address; env GREEN_AGENT_MANIFEST_ONLY=1)",
     )
@@ -189,6 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def env_flag(name: str) -> bool:
+    """Whether the environment turns on the flag ``name`` (set, and neither empty nor ``0``)."""
+    return os.environ.get(name, "") not in ("", "0")
+
+
 def is_loopback(host: str) -> bool:
     """Whether binding ``host`` keeps the agent reachable from this machine only."""
     if host.lower() == "localhost":
@@ -204,7 +209,7 @@ def add_tenancy_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--public",
         action="store_true",
-        default=os.environ.get("GREEN_AGENT_PUBLIC", "") not in ("", "0"),
+        default=env_flag("GREEN_AGENT_PUBLIC"),
         help="treat the agent as public although bound to loopback (behind a reverse proxy on this host); "
         "implied by a non-loopback --host (env GREEN_AGENT_PUBLIC=1)",
     )
