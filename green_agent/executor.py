@@ -10,6 +10,8 @@ every ``heartbeat_s`` seconds (AgentBeats clients drop a silent stream after 300
 The request text it reads is the one intake cleaned (:mod:`green_agent.intake`): participant URLs
 with user-info are restored from what intake kept for this call, and a credential-named field
 rejects the request, since nothing in a request may hand the green agent a credential to use.
+The caller's principal (``--auth-tokens-file``) goes into the request the assessor sees, which keys
+its journals by it; an agent in capability mode (public, no tokens) rejects ``"resume": true``.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ import asyncio
 import json
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
+from a2a.server.agent_execution import RequestContext
 from a2a.types import Message, Part, Task
 
 from green_agent.finite_json import NonFiniteNumber, loads_finite, non_finite_path
@@ -30,6 +34,7 @@ from green_agent.parts import agent_message, data_part
 from green_agent.protocol import AssessmentRequest, Assessor, RequestError
 from green_agent.redact import redact_data, redact_text
 from green_agent.task_executor import Completion, Job, TaskExecutor, TaskFailed, TaskRejected
+from green_agent.tenancy import Tenancy
 
 log = logging.getLogger(__name__)
 
@@ -107,10 +112,12 @@ class AssessmentExecutor(TaskExecutor):
         min_update_interval_s: float = 1.0,
         limits: ServerLimits | None = None,
         private_errors: bool = False,
+        tenancy: Tenancy | None = None,
     ) -> None:
         super().__init__()
         self._assessor = assessor
         self._private_errors = private_errors
+        self._tenancy = tenancy or Tenancy(public=False)
         limits = limits or ServerLimits()
         self._gate = AssessmentGate(limits.max_assessments, limits.max_queued)
         self._call_slots = asyncio.Semaphore(limits.max_outbound)
@@ -132,10 +139,22 @@ class AssessmentExecutor(TaskExecutor):
             return f"internal error ({type(exc).__name__}); the details are in the green agent's log"
         return f"{type(exc).__name__}: {exc}"
 
-    def _prepare(self, text: str, secrets: IntakeSecrets) -> tuple[AssessmentRequest, Any]:
+    def _request(self, context: RequestContext) -> AssessmentRequest:
+        """The request as the assessor sees it: intake's secrets restored, the caller's principal set."""
+        request = with_secrets(parse_request(context.get_user_input()), intake_secrets(context))
+        if request.config.get("resume") is True and not self._tenancy.resumable:
+            raise RequestError(
+                "config.resume",
+                "not offered by this green agent: it is public without bearer tokens, so nothing ties a "
+                "journal to the client that wrote it (its operator can enable resume with --auth-tokens-file)",
+            )
+        principal = self._tenancy.principal(context.call_context) if context.call_context else ""
+        return replace(request, principal=principal)
+
+    def _prepare(self, context: RequestContext) -> tuple[AssessmentRequest, Any]:
         """The request and the assessor's plan; a bad request ends the task ``rejected``."""
         try:
-            request = with_secrets(parse_request(text), secrets)
+            request = self._request(context)
             return request, self._assessor.validate(request)
         except RequestError as exc:
             data = {"error": "bad_request", "field": exc.field, "message": exc.message}
@@ -145,7 +164,7 @@ class AssessmentExecutor(TaskExecutor):
             raise TaskFailed(f"Assessment failed while preparing: {self._describe(exc)}") from exc
 
     async def work(self, job: Job) -> Completion:
-        request, plan = self._prepare(job.context.get_user_input(), intake_secrets(job.context))
+        request, plan = self._prepare(job.context)
 
         async def queued(position: int) -> None:
             await job.working(f"Queued: other assessments are running; position {position} in the queue")
@@ -165,10 +184,14 @@ class AssessmentExecutor(TaskExecutor):
         unsendable = _unserializable(result.parts)
         if unsendable:
             log.error("result not sent: %s", unsendable)
+            again = (
+                "; re-send the request with config.resume = true once the cause is fixed"
+                if self._tenancy.resumable
+                else ""
+            )
             raise TaskFailed(
                 f"Assessment finished but its result cannot be sent: {unsendable}. Every finished item "
-                "is kept in the green agent's journal; re-send the request with config.resume = true "
-                "once the cause is fixed."
+                f"is kept in the green agent's journal{again}."
             )
         parts = [Part(text=redact_text(result.summary))] + [data_part(redact_data(p)) for p in result.parts]
         return Completion(parts, RESULT_ARTIFACT, message=result.summary)

@@ -39,6 +39,9 @@ class AssessmentRequest:
     """Role -> opaque base URL of the participant's A2A server (may carry a path)."""
     config: dict[str, Any]
     """Assessor-specific configuration, validated by the assessor's JSON Schema."""
+    principal: str = ""
+    """Who sent it, when the agent has principals (``--auth-tokens-file``); '' otherwise. An assessor
+    passes it to :func:`~green_agent.resume.journal_key`, so each principal resumes its own journals only."""
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
-"""Resume only when asked, keyed by who answers, and always visible.
+"""Resume only when asked, keyed by who answers and who asks, and always visible.
 
 A journal is continued only when the request's config says ``"resume": true`` (``agentbeats run
 --resume``); otherwise a run starts fresh. The journal key folds in each participant's agent card
-(name, version, skills), so an agent swapped behind a role never inherits another agent's answers.
+(name, version, skills), so an agent swapped behind a role never inherits another agent's answers,
+and the caller's principal when the agent has some, so one principal never resumes another's run.
 Whatever was resumed is said in the result (``resumed_items``, ``resumed_from``, ``resumed`` per
 item), by the harness on the console and as a notice at the top of the HTML report.
 """
@@ -60,9 +61,23 @@ async def fetch_cards(
     return cards, failures
 
 
-def journal_key(request_key: str, cards: Mapping[str, Mapping[str, Any] | None], roles: Sequence[str]) -> str:
-    """The journal id of a request run against these agents (one card identity per role)."""
-    return assessment_id(request_key, {role: card_identity(cards.get(role)) for role in roles})
+def journal_key(
+    request_key: str,
+    cards: Mapping[str, Mapping[str, Any] | None],
+    roles: Sequence[str],
+    *,
+    principal: str,
+) -> str:
+    """The journal id of a request run against these agents (one card identity per role), for ``principal``.
+
+    A principal (``AssessmentRequest.principal``) is folded in, so two principals sending the same
+    request never continue each other's journal; without one ('') the key is what it always was,
+    so the journals of the local harness keep resuming.
+    """
+    identities = {role: card_identity(cards.get(role)) for role in roles}
+    if not principal:
+        return assessment_id(request_key, identities)
+    return assessment_id(request_key, identities, {"principal": principal})
 
 
 def resume_lines(results: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -104,7 +104,7 @@ def create_app(
     limits = limits or ServerLimits()
     admitted = Admitting(assessor, max_participants=limits.max_participants, max_items=limits.max_items)
     return build_app(
-        AssessmentExecutor(admitted, limits=limits, private_errors=private_errors),
+        AssessmentExecutor(admitted, limits=limits, private_errors=private_errors, tenancy=tenancy),
         card,
         max_task_bytes=limits.max_task_bytes,
         max_request_bytes=limits.max_request_bytes,

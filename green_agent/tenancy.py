@@ -11,6 +11,9 @@ Three modes, chosen at start-up (:class:`Tenancy`):
   started it and to the operator (``--operator``), who alone may list. A foreign task answers
   exactly as an unknown one (``TaskNotFound``), so ids cannot be probed.
 
+Journals follow the same lines: with principals, each principal resumes only its own (the principal
+is part of the journal key); in capability mode a request may not resume at all (:attr:`Tenancy.resumable`).
+
 Identity travels the way a2a-sdk expects it: Starlette's ``AuthenticationMiddleware`` sets
 ``request.user``, and the SDK's context builder turns it into ``ServerCallContext.user``.
 """
@@ -126,6 +129,12 @@ class Tenancy:
     def open(self) -> bool:
         """The local harness's mode: everyone sees everything, as before tenancy."""
         return not self.public and self.tokens is None
+
+    @property
+    def resumable(self) -> bool:
+        """Whether a request may continue a journal: not in capability mode, where nothing but the
+        request itself (participants and config, often public) would tie a journal to its client."""
+        return not self.public or self.tokens is not None
 
     @staticmethod
     def principal(context: ServerCallContext) -> str:

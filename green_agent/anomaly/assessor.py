@@ -64,6 +64,8 @@ class Plan:
     assessment: str
     judge: JudgeEndpoint | None
     """The operator's judge, or None (reports then match by segment and type only)."""
+    principal: str = ""
+    """Who asked (``AssessmentRequest.principal``): part of the journal key."""
 
 
 def plan_episodes(config: AnomalyConfig, docs: dict[str, Document]) -> list[EpisodeSpec]:
@@ -112,7 +114,9 @@ class AnomalyAssessor:
         assessment = assessment_id(
             "anomaly", request.participants, {**config.identity(), **judge}, documents_hash(docs.values())
         )
-        return Plan(dict(request.participants), config, docs, episodes, assessment, self.judge)
+        return Plan(
+            dict(request.participants), config, docs, episodes, assessment, self.judge, request.principal
+        )
 
     def items_per_participant(self, plan: Plan) -> int:
         """Episodes each participant plays (admission limits count this)."""
@@ -123,7 +127,7 @@ class AnomalyAssessor:
         cards, _ = await fetch_cards(  # a participant without a card fails its episodes' turns instead
             transport, plan.participants, timeout_s=plan.config.timeout_s, max_retries=plan.config.max_retries
         )
-        key = journal_key(plan.assessment, cards, list(plan.participants))
+        key = journal_key(plan.assessment, cards, list(plan.participants), principal=plan.principal)
         journal, done = self._open_journal(plan, key)
         try:
             results = await _play(plan, transport, progress, journal, done)

@@ -58,6 +58,8 @@ class FolioPlan:
     """The items to assess, in assessment order (after sharding, seed and limit)."""
     assessment_id: str
     """Journal id: participants, config and dataset hash."""
+    principal: str = ""
+    """Who asked (``AssessmentRequest.principal``): part of the journal key."""
 
 
 def _refuse_host_paths(dataset: str, data_dir: str | None) -> None:
@@ -106,7 +108,7 @@ class FolioAssessor:
         if not items:
             raise RequestError("config.shard_index", "selects no items (dataset too small for this shard)")
         ident = assessment_id(request.participants, config.identity(), dataset.sha256)
-        return FolioPlan(dict(request.participants), config, dataset, items, ident)
+        return FolioPlan(dict(request.participants), config, dataset, items, ident, request.principal)
 
     def items_per_participant(self, plan: FolioPlan) -> int:
         """At most: each selected item once per variant kind (admission limits count this)."""
@@ -166,7 +168,7 @@ class FolioAssessor:
         cards, unavailable = await fetch_cards(
             transport, plan.participants, timeout_s=plan.config.timeout_s, max_retries=plan.config.max_retries
         )
-        key = journal_key(plan.assessment_id, cards, list(plan.participants))
+        key = journal_key(plan.assessment_id, cards, list(plan.participants), principal=plan.principal)
         journal, done = self._open_journal(plan, key, variants.items)
         tracker = _Progress(plan, len(variants.items), done, key, journal, progress, clock)
         await tracker.start()
