@@ -149,6 +149,10 @@ class AssessmentExecutor(TaskExecutor):
                 "journal to the client that wrote it (its operator can enable resume with --auth-tokens-file)",
             )
         principal = self._tenancy.principal(context.call_context) if context.call_context else ""
+        if not principal and not self._tenancy.resumable:
+            # Capability mode: the task id is the caller's only identity, so each run keeps a journal of
+            # its own; two clients sending the same request never share (and so never truncate) one.
+            principal = f"task:{context.task_id}"
         return replace(request, principal=principal)
 
     def _prepare(self, context: RequestContext) -> tuple[AssessmentRequest, Any]:

@@ -136,6 +136,16 @@ def test_without_tokens_a_public_agent_refuses_resume(tmp_path: Path, version: s
         assert len(served.journals()) == 1  # nothing was read or written for the refused request
 
 
+def test_without_tokens_each_public_run_keeps_its_own_journal(tmp_path: Path) -> None:
+    """Two clients sending the same request to a public agent without tokens get two journals, so the
+    second run's fresh start cannot truncate the first one's. Breaks (one journal, shared) when the
+    executor leaves the principal empty in capability mode — checked by hand."""
+    for served in serve(tmp_path, "folio", Tenancy(public=True)):
+        first, second = Peer(served.url, "1.0"), Peer(served.url, "1.0")
+        assert result(first, served.request())["total"] == result(second, served.request())["total"]
+        assert len(served.journals()) == 2
+
+
 def test_without_a_principal_the_journal_key_is_unchanged() -> None:
     """Journals written before principals existed (the harness's --resume, open and capability mode)
     keep their ids: the value is the key main computed for these inputs before this change."""
