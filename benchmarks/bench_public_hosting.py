@@ -43,6 +43,8 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from process_peaks import Sampler  # noqa: E402
+
 from green_agent.healthcheck import CARD_PATH  # noqa: E402
 from green_agent.protocol import TransportError  # noqa: E402
 from tests.support.green_process import ask, running_green  # noqa: E402
@@ -110,32 +112,6 @@ class Prober:
 def pct(values: list[float], p: int) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
-
-
-class PeakFds:
-    """Peak open descriptors of one process, sampled every 50 ms."""
-
-    def __init__(self, pid: int) -> None:
-        self.proc = psutil.Process(pid)
-        self.peak = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.peak = max(self.peak, self.proc.num_fds())
-            except psutil.Error:
-                return
-            self._stop.wait(0.05)
-
-    def __enter__(self) -> PeakFds:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
 
 
 def slow_connections(port: int, n: int, hold_s: float) -> tuple[int, int, int, int]:
@@ -256,12 +232,12 @@ def main() -> int:
             time.sleep(3)
         print(f"idle card: {idle.summary()}")
 
-        with PeakFds(green.proc.pid) as fds, Prober(port) as during_slow:
+        with Sampler(green.proc.pid, interval_s=0.05) as fds, Prober(port) as during_slow:
             refused, cut, still_open, not_connected = slow_connections(port, args.slow, hold_s=12)
         print(
             f"(a) {args.slow} slow connections held 12 s: card {during_slow.summary()}; "
             f"{refused} refused at once with 503, {cut} cut without reply, {still_open} still open, "
-            f"{not_connected} could not connect; agent's peak open descriptors {fds.peak}"
+            f"{not_connected} could not connect; agent's peak open descriptors {fds.peak_fds}"
         )
         ok &= during_slow.p95() <= GOAL_P95_S and during_slow.failed == 0
 

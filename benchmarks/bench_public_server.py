@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -27,6 +26,8 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from process_peaks import Sampler  # noqa: E402
+
 from green_agent.protocol import TransportError  # noqa: E402
 from tests.support.green_process import ask, running_green  # noqa: E402
 from tests.support.hostile import bomb_app  # noqa: E402
@@ -34,34 +35,6 @@ from tests.support.participants import running_participant  # noqa: E402
 from tests.support.servers import running_app  # noqa: E402
 
 MB = 1 << 20
-
-
-class Sampler:
-    """Peak RSS and open fds of one process, sampled in a background thread."""
-
-    def __init__(self, pid: int) -> None:
-        self.proc = psutil.Process(pid)
-        self.peak_rss = 0
-        self.peak_fds = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.peak_rss = max(self.peak_rss, self.proc.memory_info().rss)
-                self.peak_fds = max(self.peak_fds, self.proc.num_fds())
-            except psutil.Error:
-                return
-            time.sleep(0.02)
-
-    def __enter__(self) -> Sampler:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
 
 
 def rss(pid: int) -> int:

@@ -1,0 +1,39 @@
+"""Peak resident memory and open file descriptors of one process, sampled in a background thread.
+
+Shared by the public-hosting benchmarks, which watch a green agent subprocess while they attack it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import psutil
+
+
+class Sampler:
+    """Peak RSS and open fds of process ``pid``, sampled every ``interval_s`` while the block runs."""
+
+    def __init__(self, pid: int, interval_s: float = 0.02) -> None:
+        self.proc = psutil.Process(pid)
+        self.interval_s = interval_s
+        self.peak_rss = 0
+        self.peak_fds = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.peak_rss = max(self.peak_rss, self.proc.memory_info().rss)
+                self.peak_fds = max(self.peak_fds, self.proc.num_fds())
+            except psutil.Error:
+                return
+            self._stop.wait(self.interval_s)
+
+    def __enter__(self) -> Sampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=60)
