@@ -5,10 +5,10 @@ a quantifier scopes as far right as its variable reaches (`scope`; docs/logic.md
 for details, `lenient` for repairs.
 """
 
-from .decide import Decision, Verdict, decide, decide_problem
-from .errors import ERROR_KINDS, FolSyntaxError, Repair
-from .lenient import parse
-from .nodes import (
+from green_agent.logic.decide import Decision, Verdict, decide, decide_problem
+from green_agent.logic.errors import ERROR_KINDS, FolSyntaxError, Repair
+from green_agent.logic.lenient import parse
+from green_agent.logic.nodes import (
     And,
     Atom,
     Const,
@@ -24,12 +24,12 @@ from .nodes import (
     Var,
     Xor,
 )
-from .parser import ParseResult
-from .pretty import pretty
-from .problem import Problem, Signature, parse_problem
-from .scope import DEFAULT_SCOPE, SCOPES
-from .tptp import to_tptp, to_tptp_problem
-from .z3_backend import Z3Symbols, to_z3
+from green_agent.logic.parser import ParseResult
+from green_agent.logic.pretty import pretty
+from green_agent.logic.problem import Problem, Signature, parse_problem
+from green_agent.logic.scope import DEFAULT_SCOPE, SCOPES
+from green_agent.logic.tptp import to_tptp, to_tptp_problem
+from green_agent.logic.z3_backend import Z3Symbols, to_z3
 
 __all__ = [
     "DEFAULT_SCOPE",

@@ -29,10 +29,10 @@ from collections.abc import Sequence
 
 import z3
 
-from .entailment import GUARD_FIRED, Decision, Verdict, decide_guarded, entail
-from .problem import Problem, parse_problem
-from .scope import DEFAULT_SCOPE
-from .z3_backend import Z3Symbols, problem_to_z3
+from green_agent.logic.entailment import GUARD_FIRED, Decision, Verdict, decide_guarded, entail
+from green_agent.logic.problem import Problem, parse_problem
+from green_agent.logic.scope import DEFAULT_SCOPE
+from green_agent.logic.z3_backend import Z3Symbols, problem_to_z3
 
 __all__ = ["GUARD_FIRED", "Decision", "Verdict", "decide", "decide_guarded", "decide_problem", "entail"]
 

@@ -13,8 +13,19 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .errors import Repair
-from .nodes import Atom, Const, Exists, ForAll, Formula, Term, Var, free_vars, map_terms, subformulas
+from green_agent.logic.errors import Repair
+from green_agent.logic.nodes import (
+    Atom,
+    Const,
+    Exists,
+    ForAll,
+    Formula,
+    Term,
+    Var,
+    free_vars,
+    map_terms,
+    subformulas,
+)
 
 UNNAMED_PREFIX = "some_"
 """Prefix of the constant an unattributable individual variable becomes (`x` → `some_x`)."""

@@ -22,12 +22,12 @@ import functools
 import re
 from dataclasses import dataclass
 
-from .errors import FolSyntaxError, Repair
-from .free import close_free_variables
-from .nodes import Formula
-from .parser import ParseResult, build_ast, parse_strict, read_tree
-from .repair import faults, paren_candidates
-from .scope import DEFAULT_SCOPE
+from green_agent.logic.errors import FolSyntaxError, Repair
+from green_agent.logic.free import close_free_variables
+from green_agent.logic.nodes import Formula
+from green_agent.logic.parser import ParseResult, build_ast, parse_strict, read_tree
+from green_agent.logic.repair import faults, paren_candidates
+from green_agent.logic.scope import DEFAULT_SCOPE
 
 _ARROW = re.compile(r"—>|->|>")
 _MAX_CANDIDATES = 200

@@ -27,8 +27,8 @@ from importlib import resources
 import lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
-from .errors import FolSyntaxError, Repair
-from .nodes import (
+from green_agent.logic.errors import FolSyntaxError, Repair
+from green_agent.logic.nodes import (
     And,
     Atom,
     Const,
@@ -46,7 +46,7 @@ from .nodes import (
     Xor,
     free_vars,
 )
-from .scope import DEFAULT_SCOPE, SCOPES, Rewrite, follow_variables
+from green_agent.logic.scope import DEFAULT_SCOPE, SCOPES, Rewrite, follow_variables
 
 _BINARY: dict[str, type[And | Or | Xor | Implies | Iff]] = {
     "and": And,

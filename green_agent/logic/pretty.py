@@ -7,7 +7,7 @@ because a quantifier's scope extends as far right as possible.
 
 from __future__ import annotations
 
-from .nodes import And, Atom, Eq, Exists, ForAll, Formula, Iff, Implies, Not, Or, Term, Xor
+from green_agent.logic.nodes import And, Atom, Eq, Exists, ForAll, Formula, Iff, Implies, Not, Or, Term, Xor
 
 _Connective = type[And | Or | Xor | Implies | Iff]
 _LEVEL: dict[_Connective, int] = {Iff: 1, Implies: 2, Or: 3, Xor: 3, And: 4}

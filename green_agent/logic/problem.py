@@ -11,10 +11,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .errors import FolSyntaxError
-from .lenient import parse
-from .nodes import Atom, Const, Formula, free_vars, map_atoms, subformulas, terms
-from .scope import DEFAULT_SCOPE
+from green_agent.logic.errors import FolSyntaxError
+from green_agent.logic.lenient import parse
+from green_agent.logic.nodes import Atom, Const, Formula, free_vars, map_atoms, subformulas, terms
+from green_agent.logic.scope import DEFAULT_SCOPE
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from .nodes import And, Atom, Eq, Formula, Iff, Implies, Not, Or, Var, Xor, terms
+from green_agent.logic.nodes import And, Atom, Eq, Formula, Iff, Implies, Not, Or, Var, Xor, terms
 
 
 class Faults(NamedTuple):

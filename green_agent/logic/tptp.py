@@ -10,8 +10,22 @@ from __future__ import annotations
 
 import re
 
-from .nodes import And, Atom, Eq, Exists, ForAll, Formula, Iff, Implies, Not, Or, Term, Var, Xor
-from .problem import Problem
+from green_agent.logic.nodes import (
+    And,
+    Atom,
+    Eq,
+    Exists,
+    ForAll,
+    Formula,
+    Iff,
+    Implies,
+    Not,
+    Or,
+    Term,
+    Var,
+    Xor,
+)
+from green_agent.logic.problem import Problem
 
 _LOWER_WORD = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 _OPS = {And: "&", Or: "|", Xor: "<~>", Implies: "=>", Iff: "<=>"}

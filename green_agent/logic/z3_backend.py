@@ -12,8 +12,22 @@ from dataclasses import dataclass
 
 import z3
 
-from .nodes import And, Atom, Eq, Exists, ForAll, Formula, Iff, Implies, Not, Or, Term, Var, Xor
-from .problem import Signature, collect_signature
+from green_agent.logic.nodes import (
+    And,
+    Atom,
+    Eq,
+    Exists,
+    ForAll,
+    Formula,
+    Iff,
+    Implies,
+    Not,
+    Or,
+    Term,
+    Var,
+    Xor,
+)
+from green_agent.logic.problem import Signature, collect_signature
 
 
 @dataclass

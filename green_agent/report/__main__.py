@@ -2,6 +2,6 @@
 
 import sys
 
-from .cli import main
+from green_agent.report.cli import main
 
 sys.exit(main())

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .load import ResultsError, load_report
+from green_agent.report.load import ResultsError, load_report
 
 PROG = "agentbeats report"
 EPILOG = """\
@@ -53,16 +53,16 @@ def run_report(args: argparse.Namespace) -> int:
     except ResultsError as e:
         return _fail(str(e))
     if not getattr(args, "quiet", False):
-        from .terminal import print_report
+        from green_agent.report.terminal import print_report
 
         print_report(report)
     try:
         if args.markdown:
-            from .markdown import render_markdown
+            from green_agent.report.markdown import render_markdown
 
             args.markdown.write_text(render_markdown(report), encoding="utf-8")
         if args.html:
-            from .html import render_html
+            from green_agent.report.html import render_html
 
             args.html.write_text(render_html(report), encoding="utf-8")
     except OSError as e:

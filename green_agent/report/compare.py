@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from .metrics import item_correct
-from .stats import bootstrap_diff_ci, mcnemar_exact
+from green_agent.report.metrics import item_correct
+from green_agent.report.stats import bootstrap_diff_ci, mcnemar_exact
 
 RESAMPLES = 2000
 SEED = 20240531

@@ -6,7 +6,7 @@ module only decides when to speak and how to say it.
 
 from __future__ import annotations
 
-from .load import ReportData
+from green_agent.report.load import ReportData
 
 ERROR_CHARS = 200
 """Characters of the most common error message shown."""

@@ -16,10 +16,10 @@ from typing import Any
 
 import jinja2
 
-from .blocks import Block, Cell, Figure, Table, Text, shown_in
-from .load import ReportData, prepare_report
-from .repro import package_version
-from .summary import summary_table
+from green_agent.report.blocks import Block, Cell, Figure, Table, Text, shown_in
+from green_agent.report.load import ReportData, prepare_report
+from green_agent.report.repro import package_version
+from green_agent.report.summary import summary_table
 
 TEMPLATE = "report.html.j2"
 _CSS_SAFE = re.compile(r"[^A-Za-z0-9_-]")

@@ -14,9 +14,8 @@ from typing import Any
 
 from green_agent.plugins import declaration_for
 from green_agent.protocol import Metric, ReportSection, ResultDeclaration, ResultView
+from green_agent.report.compare import is_participant_part
 from green_agent.resume import resume_notices
-
-from .compare import is_participant_part
 
 GENERIC = ResultDeclaration(
     assessor="",
@@ -52,7 +51,7 @@ class ReportData:
                 self._rendered[section.id] = section.render(self.view)
             except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
                 # a hand-edited or foreign results file: say so in place, keep the rest of the report
-                from .blocks import Text
+                from green_agent.report.blocks import Text
 
                 reason = f"{type(e).__name__}: {e}"[:200]
                 self._rendered[section.id] = [

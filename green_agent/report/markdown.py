@@ -6,9 +6,9 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .blocks import Block, Table, Text, cell_text, shown_in
-from .load import ReportData
-from .summary import summary_table
+from green_agent.report.blocks import Block, Table, Text, cell_text, shown_in
+from green_agent.report.load import ReportData
+from green_agent.report.summary import summary_table
 
 _ESCAPE = str.maketrans({c: "\\" + c for c in "\\`*_|"} | {"<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .stats import percentile, wilson_interval
+from green_agent.report.stats import percentile, wilson_interval
 
 STATUSES = ("ok", "timeout", "runtime_error", "parse_error")
 """Every item outcome; anything but ``ok`` is a failure."""

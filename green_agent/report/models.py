@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from green_agent.protocol import ReportSection, ResultView
-
-from . import fmt
-from .blocks import Block, Table, Text
+from green_agent.report import fmt
+from green_agent.report.blocks import Block, Table, Text
 
 HEADERS = ("role", "model", "prompt tokens", "completion tokens", "cost", "cost/correct")
 

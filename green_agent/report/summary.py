@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from . import fmt
-from .blocks import Cell, Table
-from .load import ReportData
+from green_agent.report import fmt
+from green_agent.report.blocks import Cell, Table
+from green_agent.report.load import ReportData
 
 
 def summary_table(report: ReportData, *, ids: bool = False, headline_only: bool = False) -> Table:

@@ -7,10 +7,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from .blocks import Table, Text, cell_text, shown_in
-from .hints import failure_notes
-from .load import ReportData
-from .summary import summary_table
+from green_agent.report.blocks import Table, Text, cell_text, shown_in
+from green_agent.report.hints import failure_notes
+from green_agent.report.load import ReportData
+from green_agent.report.summary import summary_table
 
 
 def rich_table(table: Table, title: str | None = None) -> RichTable:
