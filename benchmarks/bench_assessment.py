@@ -36,11 +36,11 @@ from a2a.client import A2ACardResolver, ClientConfig, ClientFactory  # noqa: E40
 from a2a.types import Message, Part, Role, SendMessageRequest  # noqa: E402
 from google.protobuf.struct_pb2 import Value  # noqa: E402
 
-from green_agent.datasets.loaders import load_items  # noqa: E402
+from green_agent.core.contract import AssessmentRequest  # noqa: E402
 from green_agent.folio.assessor import FolioAssessor  # noqa: E402
+from green_agent.folio.datasets.loaders import load_items  # noqa: E402
 from green_agent.folio.tasks import build_task  # noqa: E402
-from green_agent.messenger import A2ATransport  # noqa: E402
-from green_agent.protocol import AssessmentRequest  # noqa: E402
+from green_agent.kit.client.transport import A2ATransport  # noqa: E402
 from tests.support.servers import free_port  # noqa: E402
 
 SERVE = """

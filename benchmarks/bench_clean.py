@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from green_agent.cli_args import PROVER_TIMEOUT_MS
+from green_agent.kit.cli_args import PROVER_TIMEOUT_MS
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPER = {"passed_directly": 674, "after_repair": 23, "problematic": 304, "total": 1001}
@@ -40,7 +40,7 @@ def main() -> int:
         cmd = [
             sys.executable,
             "-m",
-            "green_agent.folio_cli",
+            "green_agent.folio.cli",
             "clean",
             str(data),
             "--out",

@@ -51,8 +51,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench_assessment import write_items  # noqa: E402
 
-from green_agent.messenger import A2ATransport  # noqa: E402
-from green_agent.protocol import OutboundMessage  # noqa: E402
+from green_agent.kit.client.messages import OutboundMessage  # noqa: E402
+from green_agent.kit.client.transport import A2ATransport  # noqa: E402
 from tests.support.servers import free_port  # noqa: E402
 
 RATIO_TARGET, FLAT_TARGET = 1.15, 1.3
@@ -61,7 +61,7 @@ SERVER = """
 import sys, uvicorn
 from a2a.helpers import new_text_message
 from a2a.server.agent_execution import AgentExecutor
-from green_agent.serving import agent_card, build_app, skill
+from green_agent.kit.server.serving import agent_card, build_app, skill
 
 class Instant(AgentExecutor):
     async def execute(self, context, event_queue):

@@ -10,7 +10,7 @@ them with ``callgrind_control``):
 
 * raw: ``bench_green_cpu``'s minimal a2a-sdk client sending the assessment's task messages;
 * engine: the green agent's own loop, :func:`green_agent.folio.engine.assess_participant` through
-  :class:`~green_agent.messenger.A2ATransport`, each outcome appended to a :class:`~green_agent.journal.Journal`,
+  :class:`~green_agent.kit.client.transport.A2ATransport`, each outcome appended to a :class:`~green_agent.core.journal.Journal`,
   with the collector tuned as ``serve()`` tunes it.
 
 Both run a2a-sdk configured alike (see ``bench_green_cpu``: the green agent's process defaults
@@ -43,12 +43,12 @@ MARK = "import subprocess, os; subprocess.run(['callgrind_control', '-i', '{stat
 ENGINE = """
 import asyncio, os, subprocess, sys, tempfile
 from pathlib import Path
-from green_agent.datasets.loaders import load_items
+from green_agent.folio.datasets.loaders import load_items
 from green_agent.folio.config import parse_config
 from green_agent.folio.engine import assess_participant
-from green_agent.journal import Journal
-from green_agent.messenger import A2ATransport
-from green_agent.serving import settle_heap
+from green_agent.core.journal import Journal
+from green_agent.kit.client.transport import A2ATransport
+from green_agent.kit.server.serving import settle_heap
 
 def mark(state):
     subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], capture_output=True)

@@ -45,8 +45,8 @@ sys.path.insert(0, str(ROOT))
 
 from process_peaks import Sampler  # noqa: E402
 
-from green_agent.healthcheck import CARD_PATH  # noqa: E402
-from green_agent.protocol import TransportError  # noqa: E402
+from green_agent.kit.client.messages import TransportError  # noqa: E402
+from green_agent.kit.server.healthcheck import CARD_PATH  # noqa: E402
 from tests.support.green_process import ask, running_green  # noqa: E402
 
 GOAL_P95_S = 0.5
@@ -183,7 +183,7 @@ def child_cpu(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
 
 
 def health_check_figures(port: int, checks: int) -> tuple[list[float], list[float], list[float], int]:
-    """The health check's CPU and wall, and importing ``green_agent.serving``'s CPU, under two busy loops."""
+    """The health check's CPU and wall, and importing ``green_agent.kit.server.serving``'s CPU, under two busy loops."""
     env = {**os.environ, "AGENT_PORT": str(port)}
     busy = [
         subprocess.Popen(
@@ -199,7 +199,7 @@ def health_check_figures(port: int, checks: int) -> tuple[list[float], list[floa
             wall.append(took)
             unhealthy += code != 0
         for _ in range(max(3, checks // 4)):
-            used, _, _ = child_cpu([sys.executable, "-c", "import green_agent.serving"], env)
+            used, _, _ = child_cpu([sys.executable, "-c", "import green_agent.kit.server.serving"], env)
             stack.append(used)
     finally:
         for proc in busy:
@@ -256,7 +256,7 @@ def main() -> int:
     print(
         f"health check under 2 busy loops, {args.checks} runs: CPU median {statistics.median(cpu) * 1000:.0f} ms "
         f"(max {max(cpu) * 1000:.0f} ms), wall median {statistics.median(wall) * 1000:.0f} ms "
-        f"(max {max(wall) * 1000:.0f} ms), {unhealthy} unhealthy; importing green_agent.serving alone "
+        f"(max {max(wall) * 1000:.0f} ms), {unhealthy} unhealthy; importing green_agent.kit.server.serving alone "
         f"(the old check's cost): CPU median {statistics.median(stack) * 1000:.0f} ms"
     )
     ok &= statistics.median(cpu) <= GOAL_CHECK_CPU_S and unhealthy == 0

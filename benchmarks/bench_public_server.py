@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from process_peaks import Sampler  # noqa: E402
 
-from green_agent.protocol import TransportError  # noqa: E402
+from green_agent.kit.client.messages import TransportError  # noqa: E402
 from tests.support.green_process import ask, running_green  # noqa: E402
 from tests.support.hostile import bomb_app  # noqa: E402
 from tests.support.participants import running_participant  # noqa: E402

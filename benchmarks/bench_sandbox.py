@@ -25,10 +25,10 @@ from pathlib import Path
 
 import z3
 
-from white_agents.autoformalizer import sandbox
 from white_agents.autoformalizer.checks import decide_smt2
-from white_agents.autoformalizer.sandbox import run_sandboxed
-from white_agents.autoformalizer.sandbox_isolation import probe_namespaces
+from white_agents.autoformalizer.sandbox import runner as sandbox
+from white_agents.autoformalizer.sandbox.isolation import probe_namespaces
+from white_agents.autoformalizer.sandbox.runner import run_sandboxed
 
 PROGRAM = """\
 import z3

@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from green_agent.datasets.loaders import load_items
-from green_agent.verify.check import ItemCheck, verify_items
+from green_agent.folio.datasets.loaders import load_items
+from green_agent.folio.verify.check import ItemCheck, verify_items
 
 DEFAULT_DIR = Path(os.environ.get("FOLIO_DATA", Path(__file__).resolve().parents[2] / "shared/data/folio"))
 SPLITS = {"train": "folio_v2_train.jsonl", "validation": "folio_v2_validation.jsonl"}

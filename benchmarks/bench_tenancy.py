@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from green_agent.protocol import AssessorContext  # noqa: E402
-from green_agent.server import create_app, load_assessor  # noqa: E402
-from green_agent.tenancy import Tenancy, TokenTable, load_tokens  # noqa: E402
+from green_agent.core.contract import AssessorContext  # noqa: E402
+from green_agent.kit.server.tenancy import Tenancy, TokenTable, load_tokens  # noqa: E402
+from green_agent.service.server import create_app, load_assessor  # noqa: E402
 from tests.green.raw_rpc import Peer  # noqa: E402
 from tests.support.participants import running_participant  # noqa: E402
 from tests.support.servers import free_port, running_app  # noqa: E402

@@ -17,7 +17,7 @@ import resource
 import time
 from pathlib import Path
 
-from green_agent.datasets.loaders import load_items
+from green_agent.folio.datasets.loaders import load_items
 from green_agent.folio.variants import generate_variants
 from green_agent.folio.variants.model import GENERATED_KINDS
 from green_agent.logic import parse

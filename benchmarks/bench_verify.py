@@ -68,7 +68,7 @@ def run_verify(paths: list[Path], *options: str) -> tuple[float, float, bool, li
     """(wall s, tree CPU s, CPU complete, per-file reports) of one ``folio verify`` over all files."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report.json"
-        argv = [sys.executable, "-m", "green_agent.folio_cli", "verify", *map(str, paths), *options,
+        argv = [sys.executable, "-m", "green_agent.folio.cli", "verify", *map(str, paths), *options,
                 "--json", str(out), "--quiet"]  # fmt: skip
         run = run_tree(argv, cwd=ROOT)
         if run.returncode not in (0, 1) or not out.exists():
@@ -113,8 +113,8 @@ def describe(series: Series, target: float) -> bool:
 
 ALONE = """
 import json, sys
-from green_agent.datasets.loaders import load_items
-from green_agent.verify.check import check_item
+from green_agent.folio.datasets.loaders import load_items
+from green_agent.folio.verify.check import check_item
 path, item_id, prover, timeout_ms = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 (item,) = [i for i in load_items(path) if str(i.id) == item_id]
 check = check_item(item, prover=prover, timeout_ms=timeout_ms)
@@ -189,7 +189,7 @@ def main() -> int:
         )
         return 2
     if not args.skip_eprover:
-        from green_agent.verify.eprover import EproverMissing, find_eprover
+        from green_agent.folio.verify.eprover import EproverMissing, find_eprover
 
         try:
             find_eprover()

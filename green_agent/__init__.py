@@ -8,9 +8,9 @@ import os
 # environment turns them on (docs/hosting.md). This must run before a2a-sdk is first imported.
 os.environ.setdefault("OTEL_INSTRUMENTATION_A2A_SDK_ENABLED", "false")
 
-from green_agent.ast_guard import install as _guard_ast
+from green_agent.kit.ast_guard import install as _guard_ast
 
-_guard_ast()  # every process of ours parses in threads: see green_agent/ast_guard.py
+_guard_ast()  # every process of ours parses in threads: see green_agent/kit/ast_guard.py
 
 
 def __getattr__(name: str) -> str:

@@ -1,5 +1,5 @@
 import sys
 
-from green_agent.server import main
+from green_agent.service.server import main
 
 sys.exit(main())

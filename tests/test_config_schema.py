@@ -10,11 +10,11 @@ import pytest
 from green_agent.anomaly.config import AnomalyConfig
 from green_agent.anomaly.config import parse_config as parse_anomaly
 from green_agent.anomaly.injection import DEPTHS, TYPES
-from green_agent.config_schema import MESSAGE_LIMIT, schema_defaults
+from green_agent.core.config import MESSAGE_LIMIT, schema_defaults
+from green_agent.core.contract import RequestError
+from green_agent.core.schemas import load_schema
 from green_agent.folio.config import FolioConfig
 from green_agent.folio.config import parse_config as parse_folio
-from green_agent.protocol import RequestError
-from green_agent.schemas import load_schema
 
 PLUGINS = [("folio-config", FolioConfig, parse_folio), ("anomaly-config", AnomalyConfig, parse_anomaly)]
 

@@ -3,7 +3,7 @@
 The test copies the section's files out of the page into a folder, starts the real green agent with
 ``--assessor arith_bench.assessor:create`` and two real A2A participants (one that adds, one that
 chats), and checks the result parts, a rejected config, the declaration and the packaging files. So
-the page cannot drift from the contract: a change to ``green_agent.protocol`` that breaks the
+the page cannot drift from the contract: a change to ``green_agent.core.contract`` that breaks the
 example breaks this test.
 """
 
@@ -21,9 +21,10 @@ from typing import Any
 import jsonschema
 import pytest
 
+from green_agent.core.declaration import ResultDeclaration
+from green_agent.core.registry import ENTRY_POINT_GROUP
 from green_agent.harness.scenario import load_scenario
-from green_agent.plugins import ENTRY_POINT_GROUP
-from green_agent.protocol import ResultDeclaration, TransportError
+from green_agent.kit.client.messages import TransportError
 from tests.support.green_process import ask, running_green
 from tests.support.participants import running_participant
 

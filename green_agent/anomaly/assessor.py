@@ -2,7 +2,7 @@
 
 ``validate`` checks the config and plans every episode (document, index, depth, feedback pass);
 ``run`` plays each participant's episodes with bounded concurrency. A turn goes through
-:func:`~green_agent.calls.call_participant`, so timeouts and runtime errors follow the shared
+:func:`~green_agent.kit.client.calls.call_participant`, so timeouts and runtime errors follow the shared
 taxonomy; ``max_consecutive_failures`` failed turns in a row end the episode. Finished episodes are
 journaled as they complete; a request with ``resume`` continues the journal of an identical earlier
 run against the same agents (same cards), and says which episodes it took from there.
@@ -24,19 +24,18 @@ from green_agent.anomaly.documents import Document, DocumentError, documents_has
 from green_agent.anomaly.environment import Environment
 from green_agent.anomaly.injection import inject
 from green_agent.anomaly.metrics import episode_record, scored_reports, summarize
-from green_agent.calls import call_participant
-from green_agent.journal import Journal, assessment_id, valid_records
-from green_agent.protocol import (
+from green_agent.core.contract import (
     AssessmentRequest,
     AssessmentResult,
     AssessorContext,
-    OutboundMessage,
     ProgressCallback,
     RequestError,
-    Transport,
     participant_part,
 )
-from green_agent.resume import fetch_cards, journal_key, resume_lines
+from green_agent.core.journal import Journal, assessment_id, valid_records
+from green_agent.core.resume import fetch_cards, journal_key, resume_lines
+from green_agent.kit.client.calls import call_participant
+from green_agent.kit.client.messages import OutboundMessage, Transport
 
 JOURNAL_SCHEMA = "anomaly-journal"
 """Schema every journaled episode is validated against before it is resumed."""

@@ -1,8 +1,8 @@
 """The anomaly assessment config: the request's part and the operator's part.
 
-A request's ``config`` is checked against ``green_agent/schemas/anomaly-config.schema.json`` (the single
-source of keys, types and defaults) by :mod:`green_agent.config_schema`, so the first violation is a
-:class:`~green_agent.protocol.RequestError` naming ``config.<field>``. The optional LLM judge is the
+A request's ``config`` is checked against ``green_agent/core/schemas/anomaly-config.schema.json`` (the single
+source of keys, types and defaults) by :mod:`green_agent.core.config`, so the first violation is a
+:class:`~green_agent.core.contract.RequestError` naming ``config.<field>``. The optional LLM judge is the
 operator's: the green agent calls it with its own API keys, so its model and endpoint come from the
 environment (:func:`judge_from_env`), never from a request.
 """
@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from green_agent import config_schema
-from green_agent.calls import Budget
+from green_agent.core import config as config_schema
+from green_agent.kit.client.calls import Budget
 
 SCHEMA_NAME = "anomaly-config"
 JUDGE_MODEL_ENV = "GREEN_AGENT_JUDGE_MODEL"

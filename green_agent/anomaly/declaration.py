@@ -8,8 +8,8 @@ from typing import Any
 
 from green_agent.anomaly.metrics import FAILURES
 from green_agent.anomaly.report_sections import SECTIONS
-from green_agent.protocol import FailureTally, Metric, ResultDeclaration
-from green_agent.schemas import load_schema
+from green_agent.core.declaration import FailureTally, Metric, ResultDeclaration
+from green_agent.core.schemas import load_schema
 
 METRICS: tuple[Metric, ...] = (
     Metric("f1", "F1", interval="f1_ci95", headline=True),

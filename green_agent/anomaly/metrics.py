@@ -15,7 +15,7 @@ from typing import Any
 
 from green_agent.anomaly.environment import Environment
 from green_agent.anomaly.injection import DEPTHS, TYPES, Planted
-from green_agent.report.stats import percentile, wilson_interval
+from green_agent.core.scoring.stats import percentile, wilson_interval
 
 FAILURES = ("timeout", "runtime_error", "invalid_action")
 BOOTSTRAP_RESAMPLES = 1000

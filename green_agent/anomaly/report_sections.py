@@ -6,9 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from green_agent.anomaly.injection import DEPTHS, TYPES
-from green_agent.protocol import ReportSection, ResultView
-from green_agent.report import fmt, plots
-from green_agent.report.blocks import DOCUMENTS, Block, Cell, Figure, Table, Text, Tone
+from green_agent.core.declaration import ReportSection, ResultView, fmt, plots
+from green_agent.core.declaration.blocks import DOCUMENTS, Block, Cell, Figure, Table, Text, Tone
 
 
 def _roles(view: ResultView) -> list[str]:

@@ -2,8 +2,8 @@
 
 One human text summary, one flat data part per participant (summary fields from
 :func:`green_agent.report.summarize_items`, the dataset, the items, a reproducibility block) and,
-with two or more participants, a paired ``comparison`` part from :mod:`green_agent.report.compare`.
-The shape is fixed by ``green_agent/schemas/folio-result.schema.json``.
+with two or more participants, a paired ``comparison`` part from :mod:`green_agent.core.scoring.compare`.
+The shape is fixed by ``green_agent/core/schemas/folio-result.schema.json``.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
-from green_agent import protocol
-from green_agent.datasets.items import LABELS
+from green_agent.core import contract
+from green_agent.core.contract import AssessmentResult, ParticipantPart
+from green_agent.core.declaration.fmt import pvalue
+from green_agent.core.resume import resume_lines
+from green_agent.core.scoring import summarize_items
+from green_agent.core.scoring.compare import compare
+from green_agent.folio.datasets.items import LABELS
 from green_agent.folio.engine import ItemOutcome
+from green_agent.folio.variant_scoring import annotate_items, robustness
 from green_agent.folio.variants import VariantSet
-from green_agent.folio.variants.scoring import annotate_items, robustness
-from green_agent.protocol import AssessmentResult, ParticipantPart
-from green_agent.report import summarize_items
-from green_agent.report.compare import compare
-from green_agent.report.fmt import pvalue
-from green_agent.resume import resume_lines
 
 ITEM_RAW_LIMIT = 500
 """Characters of the raw reply kept in a *failed* item of the artifact (the journal keeps more)."""
@@ -84,7 +84,7 @@ def participant_part(
         part["llm"] = llm
     if variants is not None:
         part["robustness"] = robustness(items, variants)
-    return protocol.participant_part(part)
+    return contract.participant_part(part)
 
 
 def participant_llm(

@@ -19,23 +19,23 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from green_agent.datasets.items import DatasetError, FolioItem
-from green_agent.datasets.manifest import LoadedDataset, load_manifest, resolve_dataset
-from green_agent.folio.artifact import build_result
-from green_agent.folio.config import FolioConfig, parse_config
-from green_agent.folio.engine import ItemOutcome, assess, select_items
-from green_agent.folio.variants import ORIGINAL, VariantSet, generate_variants
-from green_agent.journal import Journal, assessment_id, valid_records
-from green_agent.protocol import (
+from green_agent.core.contract import (
     AssessmentRequest,
     AssessmentResult,
     AssessorContext,
     ProgressCallback,
     RequestError,
-    Transport,
 )
-from green_agent.report.repro import reproducibility_block
-from green_agent.resume import fetch_cards, journal_key
+from green_agent.core.journal import Journal, assessment_id, valid_records
+from green_agent.core.resume import fetch_cards, journal_key
+from green_agent.core.scoring.repro import reproducibility_block
+from green_agent.folio.artifact import build_result
+from green_agent.folio.config import FolioConfig, parse_config
+from green_agent.folio.datasets.items import DatasetError, FolioItem
+from green_agent.folio.datasets.manifest import LoadedDataset, load_manifest, resolve_dataset
+from green_agent.folio.engine import ItemOutcome, assess, select_items
+from green_agent.folio.variants import ORIGINAL, VariantSet, generate_variants
+from green_agent.kit.client.messages import Transport
 
 log = logging.getLogger(__name__)
 VARIANT_JOBS, VARIANT_JOBS_FROM = 2, 100
@@ -265,5 +265,5 @@ class _Progress:
 
 
 def create(context: AssessorContext) -> FolioAssessor:
-    """Plugin factory named by ``green_agent.server.ASSESSORS['folio']``."""
+    """Plugin factory named by ``green_agent.service.server.ASSESSORS['folio']``."""
     return FolioAssessor(context.run_dir, manifest_only=context.manifest_only)

@@ -1,8 +1,8 @@
 """The FOLIO assessment config: JSON Schema validation at the edge, then a frozen dataclass.
 
-The schema (``green_agent/schemas/folio-config.schema.json``) is the single source of the keys,
-types and defaults; :mod:`green_agent.config_schema` does the parsing, so the first violation is a
-:class:`~green_agent.protocol.RequestError` naming the dotted field (``config.timeout_s``).
+The schema (``green_agent/core/schemas/folio-config.schema.json``) is the single source of the keys,
+types and defaults; :mod:`green_agent.core.config` does the parsing, so the first violation is a
+:class:`~green_agent.core.contract.RequestError` naming the dotted field (``config.timeout_s``).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from green_agent import config_schema
-from green_agent.calls import Budget
+from green_agent.core import config as config_schema
+from green_agent.kit.client.calls import Budget
 
 SCHEMA_NAME = "folio-config"
 

@@ -10,11 +10,11 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from green_agent.datasets.items import LABELS
+from green_agent.core.declaration import FailureTally, Metric, ResultDeclaration
+from green_agent.core.schemas import load_schema
+from green_agent.core.scoring.metrics import summarize_items
+from green_agent.folio.datasets.items import LABELS
 from green_agent.folio.report_sections import SECTIONS
-from green_agent.protocol import FailureTally, Metric, ResultDeclaration
-from green_agent.report.metrics import summarize_items
-from green_agent.schemas import load_schema
 
 ASSESSOR = "folio"
 

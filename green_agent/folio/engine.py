@@ -1,8 +1,8 @@
 """The FOLIO assessment core: items to participants under budgets, one outcome per (role, item).
 
-No a2a imports: participants are reached through a :class:`~green_agent.protocol.Transport`.
+No a2a imports: participants are reached through a :class:`~green_agent.kit.client.messages.Transport`.
 Each participant gets ``concurrency`` workers that take items in order; each item is one
-:func:`~green_agent.calls.call_participant` (per-task timeout, retries, response cap) followed by
+:func:`~green_agent.kit.client.calls.call_participant` (per-task timeout, retries, response cap) followed by
 answer parsing. Outcomes are ``ok`` (correct or not), ``timeout`` (``kind`` ``timeout`` or
 ``deadline``), ``runtime_error`` (``kind`` from the transport) or ``parse_error``; a failure is
 never turned into a label. Items not started when the run's deadline passes are ``timeout``/
@@ -23,14 +23,14 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from green_agent.calls import CallResult, call_participant
-from green_agent.datasets.items import FolioItem
-from green_agent.declared import reply_llm
 from green_agent.folio.config import FolioConfig
+from green_agent.folio.datasets.items import FolioItem
 from green_agent.folio.evidence import failure_evidence, sane_usage
-from green_agent.folio.parsing import parse_answer
 from green_agent.folio.tasks import build_task
-from green_agent.protocol import Reply, Transport
+from green_agent.kit.client.calls import CallResult, call_participant
+from green_agent.kit.client.messages import Reply, Transport
+from green_agent.kit.declared import reply_llm
+from green_agent.logic.answers import parse_answer
 
 log = logging.getLogger(__name__)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from green_agent.protocol import ResultView
-from green_agent.report.blocks import DOCUMENTS, HTML, Block, Cell, Filter, Table, Tone
-from green_agent.report.metrics import item_correct
+from green_agent.core.declaration import ResultView
+from green_agent.core.declaration.blocks import DOCUMENTS, HTML, Block, Cell, Filter, Table, Tone
+from green_agent.core.scoring.metrics import item_correct
 
 MAX_MARKDOWN_ROWS = 50
 """Disagreements listed in the Markdown report (the HTML report lists every item)."""
@@ -31,8 +31,8 @@ def dataset_texts(participants: Sequence[Mapping[str, Any]]) -> dict[str, tuple[
     info = next((p["dataset"] for p in participants if isinstance(p.get("dataset"), Mapping)), None)
     if info is None or not info.get("name"):
         return {}
-    from green_agent.datasets.items import DatasetError
-    from green_agent.datasets.manifest import resolve_dataset
+    from green_agent.folio.datasets.items import DatasetError
+    from green_agent.folio.datasets.manifest import resolve_dataset
 
     try:
         loaded = resolve_dataset(str(info["name"]), split=info.get("split"))

@@ -6,14 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from green_agent.datasets.items import LABELS
+from green_agent.core.declaration import ReportSection, ResultView, fmt, plots
+from green_agent.core.declaration.blocks import Block, Figure, Table, Text
+from green_agent.core.declaration.models import MODELS_SECTION
+from green_agent.core.scoring.compare import compare
+from green_agent.core.scoring.metrics import NONE_COLUMN
+from green_agent.folio.datasets.items import LABELS
 from green_agent.folio.report_items import item_blocks
-from green_agent.protocol import ReportSection, ResultView
-from green_agent.report import fmt, plots
-from green_agent.report.blocks import Block, Figure, Table, Text
-from green_agent.report.compare import compare
-from green_agent.report.metrics import NONE_COLUMN
-from green_agent.report.models import MODELS_SECTION
 
 OUTCOMES = (
     ("correct", "#2e7d32"),

@@ -6,13 +6,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from green_agent.datasets.items import FolioItem
+from green_agent.core.scoring.compare import compare
+from green_agent.core.scoring.metrics import summarize_items
+from green_agent.core.scoring.repro import reproducibility_block
+from green_agent.folio.datasets.items import FolioItem
+from green_agent.folio.variant_scoring import annotate_items, robustness
 from green_agent.folio.variants import Variant, VariantSet
-from green_agent.folio.variants.scoring import annotate_items, robustness
-from green_agent.labels import LABELS
-from green_agent.report.compare import compare
-from green_agent.report.metrics import summarize_items
-from green_agent.report.repro import reproducibility_block
+from green_agent.logic.labels import LABELS
 
 _KINDS = ("connection_refused", "http_status", "jsonrpc_error", "task_failed")
 

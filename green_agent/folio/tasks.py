@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from green_agent.datasets.items import LABELS, FolioItem
-from green_agent.protocol import OutboundMessage
+from green_agent.folio.datasets.items import LABELS, FolioItem
+from green_agent.kit.client.messages import OutboundMessage
 
 INSTRUCTION = "Answer with exactly one of: True, False, Uncertain"
 """The last line of every task's text part."""

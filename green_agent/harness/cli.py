@@ -200,7 +200,7 @@ def _settle_logs(log_dir: Path, *, keep: bool) -> None:
 
 def _start(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, console: Console) -> None:
     from green_agent.harness.processes import AgentStartError, agent_name, check_ports
-    from green_agent.redact import redact_url
+    from green_agent.kit.redact import redact_url
 
     t0 = time.monotonic()
     try:
@@ -231,8 +231,8 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
             for proc in supervisor.exited():
                 raise supervisor_failure(supervisor, proc, "exited")
             time.sleep(0.5)
+    from green_agent.core.resume import resume_lines
     from green_agent.harness.display import print_results
-    from green_agent.resume import resume_lines
 
     request = scenario.request()
     if args.resume:

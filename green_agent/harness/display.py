@@ -110,7 +110,7 @@ class ResultsVerdict:
 def print_results(console: Console, summary: str, results: Sequence[Mapping[str, Any]]) -> ResultsVerdict:
     """The artifact's human summary, the headline table the assessor declares, and failure hints.
 
-    The table and the hints come from the assessor's result declaration (``green_agent.plugins``);
+    The table and the hints come from the assessor's result declaration (``green_agent.core.registry``);
     data parts that are not participant parts are listed by their keys.
     """
     from green_agent.report.hints import failure_notes, roles_failing_everything

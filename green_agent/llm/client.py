@@ -5,7 +5,7 @@ The white agents, the dataset-cleaning stages and the anomaly judge all reach th
 blocking cleaning pipeline). litellm is imported at the first call (:mod:`green_agent.llm.loader`),
 never by importing this module, so an agent can serve its card before paying for the import.
 
-Retries are ours, not litellm's (:mod:`green_agent.retry`): a 429 or 5xx answer or a refused or
+Retries are ours, not litellm's (:mod:`green_agent.kit.retry`): a 429 or 5xx answer or a refused or
 dropped connection is retried with jittered exponential backoff up to ``retries`` times; a request
 that exceeds ``request_timeout_s`` is not retried (a model that hangs once usually hangs again). Every
 failure is named by its real cause and endpoint (:mod:`green_agent.llm.endpoint`), and after
@@ -21,11 +21,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from green_agent.kit.retry import Retrier, RetryPolicy
 from green_agent.llm.breaker import CircuitBreaker
 from green_agent.llm.endpoint import EndpointFailure, classify_failure, endpoint_name
 from green_agent.llm.loader import aload_litellm, load_litellm
 from green_agent.llm.usage import Usage
-from green_agent.retry import Retrier, RetryPolicy
 
 log = logging.getLogger(__name__)
 

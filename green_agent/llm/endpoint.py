@@ -2,7 +2,7 @@
 
 litellm reports a refused connection as "InternalServerError 500"; the real cause is further down
 the exception chain (``ConnectionRefusedError``, ``socket.gaierror``, ``ssl.SSLError``...). This
-module walks that chain (:func:`green_agent.messenger.cause_chain`) and names the failure:
+module walks that chain (:func:`green_agent.kit.client.transport.cause_chain`) and names the failure:
 ``refused``, ``dns``, ``tls``, ``timeout``, ``connection``, ``rate_limit``, ``auth``, ``http_status``
 (with its code) or ``other`` (a request the endpoint could not use, e.g. a 400).
 """
@@ -15,7 +15,7 @@ import ssl
 from dataclasses import dataclass
 from typing import Any
 
-from green_agent.messenger import cause_chain
+from green_agent.kit.client.transport import cause_chain
 
 RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 """HTTP statuses worth another attempt."""

@@ -16,9 +16,9 @@ from typing import Any
 
 import jinja2
 
-from green_agent.report.blocks import Block, Cell, Figure, Table, Text, shown_in
+from green_agent.core.declaration.blocks import Block, Cell, Figure, Table, Text, shown_in
+from green_agent.core.scoring.repro import package_version
 from green_agent.report.load import ReportData, prepare_report
-from green_agent.report.repro import package_version
 from green_agent.report.summary import summary_table
 
 TEMPLATE = "report.html.j2"

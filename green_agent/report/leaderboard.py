@@ -13,7 +13,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from green_agent.protocol import Metric, ResultDeclaration
+from green_agent.core.declaration import Metric, ResultDeclaration
 
 _PARTS = """WITH parts AS (
   SELECT t.participants AS ids, p AS part
@@ -74,7 +74,7 @@ def leaderboard_queries(decl: ResultDeclaration) -> list[dict[str, str]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the generated queries of one assessor as JSON; 2 with a one-line error if it is unknown."""
-    from green_agent.plugins import declaration_named, declarations
+    from green_agent.core.registry import declaration_named, declarations
 
     args = list(sys.argv[1:] if argv is None else argv)
     decl = declaration_named(args[0]) if len(args) == 1 else None

@@ -1,7 +1,7 @@
 """Reading a results file into the view every renderer works from.
 
 Which assessor produced a participant part is looked up in the plugins' result declarations
-(:mod:`green_agent.plugins`); a shape no plugin declares gets a plain report of its score.
+(:mod:`green_agent.core.registry`); a shape no plugin declares gets a plain report of its score.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from green_agent.plugins import declaration_for
-from green_agent.protocol import Metric, ReportSection, ResultDeclaration, ResultView
-from green_agent.report.compare import is_participant_part
-from green_agent.resume import resume_notices
+from green_agent.core.declaration import Metric, ReportSection, ResultDeclaration, ResultView
+from green_agent.core.registry import declaration_for
+from green_agent.core.resume import resume_notices
+from green_agent.core.scoring.compare import is_participant_part
 
 GENERIC = ResultDeclaration(
     assessor="",
@@ -51,7 +51,7 @@ class ReportData:
                 self._rendered[section.id] = section.render(self.view)
             except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
                 # a hand-edited or foreign results file: say so in place, keep the rest of the report
-                from green_agent.report.blocks import Text
+                from green_agent.core.declaration.blocks import Text
 
                 reason = f"{type(e).__name__}: {e}"[:200]
                 self._rendered[section.id] = [

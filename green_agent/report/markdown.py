@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from green_agent.report.blocks import Block, Table, Text, cell_text, shown_in
+from green_agent.core.declaration.blocks import Block, Table, Text, cell_text, shown_in
 from green_agent.report.load import ReportData
 from green_agent.report.summary import summary_table
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from green_agent.report import fmt
-from green_agent.report.blocks import Cell, Table
+from green_agent.core.declaration import fmt
+from green_agent.core.declaration.blocks import Cell, Table
 from green_agent.report.load import ReportData
 
 

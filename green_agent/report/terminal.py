@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from green_agent.report.blocks import Table, Text, cell_text, shown_in
+from green_agent.core.declaration.blocks import Table, Text, cell_text, shown_in
 from green_agent.report.hints import failure_notes
 from green_agent.report.load import ReportData
 from green_agent.report.summary import summary_table

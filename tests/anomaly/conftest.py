@@ -8,9 +8,10 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import AssessorContext, OutboundMessage, Reply
-from green_agent.server import create_app, load_assessor
+from green_agent.core.contract import AssessorContext
+from green_agent.kit.client.messages import OutboundMessage, Reply
+from green_agent.kit.client.transport import A2ATransport
+from green_agent.service.server import create_app, load_assessor
 from tests.support.servers import free_port, running_app
 from white_agents.anomaly_baseline.agent_server import create_participant_app
 

@@ -9,7 +9,7 @@ from typing import ClassVar
 import jsonschema
 import pytest
 
-from green_agent.schemas import load_schema
+from green_agent.core.schemas import load_schema
 from tests.anomaly.conftest import assess, participant_app, participant_parts
 from tests.support.fake_llm import fake_llm
 from tests.support.servers import free_port
@@ -146,7 +146,7 @@ def test_hostile_participants_end_episodes_with_the_right_records(tmp_path):
 def test_bad_config_is_rejected_naming_the_field(tmp_path, config, field):
     from green_agent.anomaly.assessor import AnomalyAssessor
     from green_agent.anomaly.config import parse_config
-    from green_agent.protocol import AssessmentRequest, AssessorContext, RequestError
+    from green_agent.core.contract import AssessmentRequest, AssessorContext, RequestError
 
     with pytest.raises(RequestError) as err:
         AnomalyAssessor(AssessorContext(tmp_path)).validate(AssessmentRequest({"a": "http://x"}, config))

@@ -7,7 +7,7 @@ import json
 import jsonschema
 
 from green_agent.anomaly.injection import DEPTHS, TYPES
-from green_agent.schemas import load_schema
+from green_agent.core.schemas import load_schema
 from tests.anomaly.conftest import assess, participant_parts
 from tests.anomaly.test_a2a_episodes import TWO_DOCS, _baseline
 from white_agents.anomaly_baseline.__main__ import create_app as baseline_app

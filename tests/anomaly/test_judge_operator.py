@@ -21,11 +21,12 @@ from typing import Any
 
 import pytest
 
-from green_agent.config_schema import OPERATOR_SETTING
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import AssessorContext, OutboundMessage, TransportError
-from green_agent.schemas import load_schema
-from green_agent.server import create_app, load_assessor
+from green_agent.core.config import OPERATOR_SETTING
+from green_agent.core.contract import AssessorContext
+from green_agent.core.schemas import load_schema
+from green_agent.kit.client.messages import OutboundMessage, TransportError
+from green_agent.kit.client.transport import A2ATransport
+from green_agent.service.server import create_app, load_assessor
 from tests.anomaly.conftest import participant_app
 from tests.anomaly.test_judge import DOC, SEED, OffTypeReporter
 from tests.support.fake_llm import fake_llm

@@ -15,7 +15,7 @@ import pytest
 DATA_DIR = Path(os.environ.get("FOLIO_DATA_ROOT", Path(__file__).resolve().parents[3] / "shared/data"))
 V2_VALIDATION = DATA_DIR / "folio" / "folio_v2_validation.jsonl"
 CLEANED_CSV = DATA_DIR / "folio-cleaned" / "cleaned-FOLIO-by-yifeng.csv"
-FOLIO_CMD = [sys.executable, "-m", "green_agent.folio_cli"]
+FOLIO_CMD = [sys.executable, "-m", "green_agent.folio.cli"]
 
 
 def need(path: Path) -> Path:

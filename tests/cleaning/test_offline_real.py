@@ -6,8 +6,8 @@ import json
 import subprocess
 from pathlib import Path
 
-from green_agent.datasets.loaders import load_items
-from green_agent.datasets.manifest import resolve_dataset
+from green_agent.folio.datasets.loaders import load_items
+from green_agent.folio.datasets.manifest import resolve_dataset
 from green_agent.logic import parse
 from tests.cleaning.conftest import CLEANED_CSV, FOLIO_CMD, V2_VALIDATION, need
 from tests.support.timing import scaled

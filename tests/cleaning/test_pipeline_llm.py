@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.cleaning.llm import CachedLLM, LLMError, LLMSettings
-from green_agent.cleaning.pipeline import CleanSettings, run_agent_stages, run_verify_stage
-from green_agent.cleaning.sources import open_run, rebuild_outputs
-from green_agent.cleaning.structured import MalformedReply, ask_json
+from green_agent.folio.cleaning.llm import CachedLLM, LLMError, LLMSettings
+from green_agent.folio.cleaning.pipeline import CleanSettings, run_agent_stages, run_verify_stage
+from green_agent.folio.cleaning.sources import open_run, rebuild_outputs
+from green_agent.folio.cleaning.structured import MalformedReply, ask_json
 from tests.cleaning.conftest import REPAIRED_2, REQUESTS_PER_ITEM, answer
 from tests.support.fake_llm import fake_llm
 

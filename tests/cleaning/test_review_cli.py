@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.cleaning.llm import CachedLLM, LLMSettings
-from green_agent.cleaning.pipeline import CleanSettings, run_agent_stages, run_verify_stage
-from green_agent.cleaning.sources import open_run, rebuild_outputs
+from green_agent.folio.cleaning.llm import CachedLLM, LLMSettings
+from green_agent.folio.cleaning.pipeline import CleanSettings, run_agent_stages, run_verify_stage
+from green_agent.folio.cleaning.sources import open_run, rebuild_outputs
 from tests.cleaning.conftest import FOLIO_CMD, answer
 from tests.support.fake_llm import fake_llm
 from tests.support.timing import scaled

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.datasets.items import DatasetError
-from green_agent.datasets.loaders import infer_split, load_items, sha256_file
+from green_agent.folio.datasets.items import DatasetError
+from green_agent.folio.datasets.loaders import infer_split, load_items, sha256_file
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 FOLIO = DATA / "folio"

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from green_agent.datasets.items import FolioItem
-from green_agent.datasets.manifest import resolve_dataset
+from green_agent.core.contract import AssessmentRequest, AssessmentResult
 from green_agent.folio.assessor import FolioAssessor, FolioPlan
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import AssessmentRequest, AssessmentResult
+from green_agent.folio.datasets.items import FolioItem
+from green_agent.folio.datasets.manifest import resolve_dataset
+from green_agent.kit.client.transport import A2ATransport
 
 
 @pytest.fixture(scope="session")

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from green_agent.core.contract import RequestError
+from green_agent.core.schemas import load_schema
 from green_agent.folio.config import FolioConfig, parse_config
-from green_agent.protocol import RequestError
-from green_agent.schemas import load_schema
 
 
 def test_defaults_come_from_the_schema() -> None:
@@ -60,8 +60,8 @@ def test_errors_name_the_field(config: dict, field: str, words: str) -> None:
 
 
 def test_manifest_only_refuses_host_paths(tmp_path) -> None:
+    from green_agent.core.contract import AssessmentRequest
     from green_agent.folio.assessor import FolioAssessor
-    from green_agent.protocol import AssessmentRequest
 
     guarded = FolioAssessor(tmp_path, manifest_only=True)
     people = {"p": "http://127.0.0.1:1/"}

@@ -8,13 +8,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from green_agent.core.contract import Assessor, AssessorContext
+from green_agent.core.schemas import load_schema
 from green_agent.folio.assessor import FolioAssessor, create
 from green_agent.folio.config import parse_config
 from green_agent.folio.engine import select_items
 from green_agent.harness.display import progress_counts
-from green_agent.protocol import Assessor, AssessorContext
-from green_agent.schemas import load_schema
-from green_agent.server import load_assessor
+from green_agent.service.server import load_assessor
 from tests.folio.conftest import Progress, parts_by_role, plan_for, run_assessment
 from tests.support.participants import Gate, answers_for, running_participant
 from tests.support.timing import scaled
@@ -166,7 +166,7 @@ def test_seed_gives_a_stable_order_and_limit_cuts_it(sample_items) -> None:
 
 
 def test_validate_rejects_shard_outside_range_and_empty_shards(tmp_path: Path) -> None:
-    from green_agent.protocol import RequestError
+    from green_agent.core.contract import RequestError
 
     with pytest.raises(RequestError, match=r"config\.shard_index"):
         plan_for(tmp_path, {"p": "http://127.0.0.1:1"}, {"num_shards": 2, "shard_index": 2})
@@ -189,7 +189,7 @@ async def test_expose_fol_reaches_the_participant(tmp_path: Path) -> None:
 
 
 async def test_raw_replies_are_kept_truncated_for_audit(tmp_path: Path) -> None:
-    from green_agent.journal import Journal
+    from green_agent.core.journal import Journal
 
     rambling = "I keep thinking about it. " * 400  # ~10,000 characters, no answer
 

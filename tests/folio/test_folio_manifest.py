@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.datasets.items import DatasetError
-from green_agent.datasets.manifest import (
+from green_agent.core.contract import AssessmentRequest, RequestError
+from green_agent.folio.assessor import FolioAssessor
+from green_agent.folio.datasets.items import DatasetError
+from green_agent.folio.datasets.manifest import (
     DATA_DIR_ENV,
     MANIFEST_ENV,
     default_manifest_path,
     load_manifest,
     resolve_dataset,
 )
-from green_agent.folio.assessor import FolioAssessor
-from green_agent.protocol import AssessmentRequest, RequestError
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 needs_shared = pytest.mark.skipif(not (SHARED / "folio").is_dir(), reason="shared FOLIO data not present")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from green_agent.folio.parsing import ParsedAnswer, normalise_answer, parse_answer
+from green_agent.logic.answers import ParsedAnswer, normalise_answer, parse_answer
 
 
 @pytest.mark.parametrize(

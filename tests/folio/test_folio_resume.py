@@ -11,9 +11,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from green_agent.journal import Journal
-from green_agent.messenger import A2ATransport
-from green_agent.schemas import load_schema
+from green_agent.core.journal import Journal
+from green_agent.core.schemas import load_schema
+from green_agent.kit.client.transport import A2ATransport
 from tests.folio.conftest import Progress, parts_by_role, plan_for, run_assessment
 from tests.support.participants import Gate, participant_app, running_participant
 from tests.support.servers import free_port, running_app

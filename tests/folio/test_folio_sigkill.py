@@ -16,8 +16,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import OutboundMessage, TransportError
+from green_agent.kit.client.messages import OutboundMessage, TransportError
+from green_agent.kit.client.transport import A2ATransport
 from tests.folio.test_folio_resume import answers, comparable
 from tests.support.green_process import start_green
 from tests.support.participants import Gate, ParticipantStats, running_participant

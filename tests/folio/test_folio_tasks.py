@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from green_agent.datasets.items import FolioItem
+from green_agent.folio.datasets.items import FolioItem
 from green_agent.folio.tasks import INSTRUCTION, build_task
 
 ITEM = FolioItem(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from green_agent.folio.parsing import parse_answer
+from green_agent.logic.answers import parse_answer
 
 
 @pytest.mark.parametrize(

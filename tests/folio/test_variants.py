@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.datasets.items import FolioItem
-from green_agent.datasets.loaders import load_items
+from green_agent.core.contract import RequestError
 from green_agent.folio.config import parse_config
+from green_agent.folio.datasets.items import FolioItem
+from green_agent.folio.datasets.loaders import load_items
 from green_agent.folio.variants import KINDS, VariantSet, generate_variants
 from green_agent.folio.variants.surface import vocabulary
 from green_agent.logic import decide
-from green_agent.protocol import RequestError
 
 GENERATED = ("rename", "shuffle", "distractor", "negate")
 V2_VALIDATION = (

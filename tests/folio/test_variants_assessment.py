@@ -14,13 +14,13 @@ import jsonschema
 import pytest
 from rich.console import Console
 
+from green_agent.core.contract import AssessmentResult
+from green_agent.core.schemas import load_schema
 from green_agent.folio.variants import KINDS
-from green_agent.protocol import AssessmentResult
 from green_agent.report.html import render_html
 from green_agent.report.load import prepare_report
 from green_agent.report.markdown import render_markdown
 from green_agent.report.terminal import print_report
-from green_agent.schemas import load_schema
 from tests.folio.conftest import parts_by_role, run_assessment
 from tests.support.participants import running_participant
 from tests.support.servers import running_app

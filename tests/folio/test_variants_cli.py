@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.datasets.loaders import load_items
-from green_agent.folio_cli import main
+from green_agent.folio.cli import main
+from green_agent.folio.datasets.loaders import load_items
 from green_agent.logic import decide
 from tests.folio.test_variants import V2_VALIDATION
 
@@ -107,7 +107,7 @@ def test_v2_validation_through_the_console_script(tmp_path: Path) -> None:
         pytest.skip(f"FOLIO data not found: {V2_VALIDATION}")
     out = tmp_path / "v2.jsonl"
     proc = subprocess.run(
-        [sys.executable, "-m", "green_agent.folio_cli", "variants", str(V2_VALIDATION), "--out", str(out), "--limit", "40"],
+        [sys.executable, "-m", "green_agent.folio.cli", "variants", str(V2_VALIDATION), "--out", str(out), "--limit", "40"],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -128,7 +128,7 @@ def test_v2_validation_through_the_console_script(tmp_path: Path) -> None:
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
     out = tmp_path / "out.jsonl"
     proc = subprocess.run(
-        [sys.executable, "-m", "green_agent.folio_cli", "variants", *args, "--out", str(out)],
+        [sys.executable, "-m", "green_agent.folio.cli", "variants", *args, "--out", str(out)],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr

@@ -16,8 +16,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
-from green_agent.parts import data_part
-from green_agent.serving import agent_card, build_app, skill
+from green_agent.kit.parts import data_part
+from green_agent.kit.server.serving import agent_card, build_app, skill
 
 Behaviour = Callable[[RequestContext, EventQueue], Awaitable[None]]
 

@@ -1,6 +1,6 @@
 """Admission limits on the real green-agent process: a request too big is refused before any work.
 
-(Checked by hand: with :class:`~green_agent.admission.Admitting` passing every request through, the
+(Checked by hand: with :class:`~green_agent.service.admission.Admitting` passing every request through, the
 1,000-participant request is not rejected for its participants and the over-limit items request runs.)
 """
 
@@ -14,9 +14,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from green_agent.limits import ServerLimits
-from green_agent.protocol import AssessorContext, TransportError
-from green_agent.server import create_app, load_assessor
+from green_agent.core.contract import AssessorContext
+from green_agent.kit.client.messages import TransportError
+from green_agent.kit.server.limits import ServerLimits
+from green_agent.service.server import create_app, load_assessor
 from tests.support.green_process import Green, ask, running_green
 from tests.support.participants import running_participant
 from tests.support.servers import free_port, running_app

@@ -1,4 +1,4 @@
-"""ast.parse one thread at a time (CPython 3.11 races: see green_agent/ast_guard.py), for our own
+"""ast.parse one thread at a time (CPython 3.11 races: see green_agent/kit/ast_guard.py), for our own
 parses and for the libraries' (ast.literal_eval, traceback carets)."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Callable
 import pytest
 
 import green_agent  # noqa: F401 - importing the package installs the guard
-from green_agent import ast_guard
-from white_agents.autoformalizer.sandbox_policy import check_code
+from green_agent.kit import ast_guard
+from white_agents.autoformalizer.sandbox.policy import check_code
 
 
 def _waits_for_the_lock(work: Callable[[], object]) -> None:

@@ -9,7 +9,7 @@ import ssl
 
 import httpx
 
-from green_agent.bounded_http import BoundedTransport, shared_ssl_context
+from green_agent.kit.client.bounded_http import BoundedTransport, shared_ssl_context
 
 REPLY = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok"
 

@@ -14,9 +14,9 @@ import pytest
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from green_agent.calls import Budget, call_participant
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import OutboundMessage
+from green_agent.kit.client.calls import Budget, call_participant
+from green_agent.kit.client.messages import OutboundMessage
+from green_agent.kit.client.transport import A2ATransport
 from tests.green.agents import a2a_app, answering, raw_app
 from tests.support.participants import running_participant
 from tests.support.servers import free_port, running_app

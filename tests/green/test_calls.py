@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from green_agent.calls import Budget, call_participant, within
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import OutboundMessage, Reply
+from green_agent.kit.client.calls import Budget, call_participant, within
+from green_agent.kit.client.messages import OutboundMessage, Reply
+from green_agent.kit.client.transport import A2ATransport
 from tests.support.participants import running_participant
 from tests.support.timing import scaled
 

@@ -12,10 +12,11 @@ from a2a.server.agent_execution import RequestContext
 from a2a.server.events import EventQueue
 from a2a.types import TaskState
 
-from green_agent import cancel, messenger
-from green_agent.parts import split_parts, user_message
-from green_agent.protocol import AssessorContext
-from green_agent.server import create_app, load_assessor
+from green_agent.core.contract import AssessorContext
+from green_agent.kit.client import cancel
+from green_agent.kit.client import transport as messenger
+from green_agent.kit.parts import split_parts, user_message
+from green_agent.service.server import create_app, load_assessor
 from tests.green.agents import a2a_app, task_reply
 from tests.support.cancel import cancel_once
 from tests.support.servers import free_port, running_app

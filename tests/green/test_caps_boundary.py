@@ -20,11 +20,11 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from green_agent.bounded_http import BoundedTransport, ResponseTooLarge, byte_budget
-from green_agent.calls import Budget, call_participant
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import OutboundMessage
-from green_agent.request_limit import RequestSizeLimit
+from green_agent.kit.client.bounded_http import BoundedTransport, ResponseTooLarge, byte_budget
+from green_agent.kit.client.calls import Budget, call_participant
+from green_agent.kit.client.messages import OutboundMessage
+from green_agent.kit.client.transport import A2ATransport
+from green_agent.kit.server.request_limit import RequestSizeLimit
 from tests.support.hostile import bomb_app
 from tests.support.servers import running_app
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.healthcheck import CARD_PATH, probe
+from green_agent.kit.server.healthcheck import CARD_PATH, probe
 from tests.support.green_process import Green, ask, running_green
 from tests.support.participants import running_participant
 from tests.support.servers import free_port

@@ -8,18 +8,16 @@ from typing import Any, get_args
 import pytest
 
 from green_agent.anomaly.assessor import AnomalyAssessor
-from green_agent.folio.assessor import FolioAssessor
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import (
-    TRANSPORT_ERROR_KINDS,
+from green_agent.core.contract import (
     AssessmentResult,
     Assessor,
     AssessorContext,
     ParticipantPart,
-    TransportError,
-    TransportErrorKind,
     participant_part,
 )
+from green_agent.folio.assessor import FolioAssessor
+from green_agent.kit.client.messages import TRANSPORT_ERROR_KINDS, TransportError, TransportErrorKind
+from green_agent.kit.client.transport import A2ATransport
 from tests.support.participants import running_participant
 from tests.support.servers import refused_port
 from tests.support.timing import scaled

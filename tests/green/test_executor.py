@@ -12,10 +12,10 @@ import pytest
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import GetTaskRequest, Message, Part, Role, SendMessageRequest, TaskState
 
-from green_agent.executor import AssessmentExecutor, parse_request
-from green_agent.protocol import AssessmentRequest, AssessmentResult, RequestError
-from green_agent.server import PluginError, create_app, load_assessor, main
-from green_agent.serving import agent_card, build_app, skill
+from green_agent.core.contract import AssessmentRequest, AssessmentResult, RequestError
+from green_agent.kit.server.serving import agent_card, build_app, skill
+from green_agent.service.executor import AssessmentExecutor, parse_request
+from green_agent.service.server import PluginError, create_app, load_assessor, main
 from tests.green.agents import Executor, answering
 from tests.support.servers import free_port, running_app
 from tests.support.timing import scaled
@@ -124,7 +124,7 @@ def test_heartbeat_keeps_a_silent_assessment_talking() -> None:
 
 
 def test_unknown_assessor_plugin_is_a_clear_error(tmp_path) -> None:
-    from green_agent.protocol import AssessorContext
+    from green_agent.core.contract import AssessorContext
 
     with pytest.raises(PluginError, match="unknown assessor"):
         load_assessor("nonsense", AssessorContext(run_dir=tmp_path))

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from green_agent.finite_json import NonFiniteNumber, loads_finite, non_finite_path
+from green_agent.kit.finite_json import NonFiniteNumber, loads_finite, non_finite_path
 
 
 @pytest.mark.parametrize(

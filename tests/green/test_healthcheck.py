@@ -12,8 +12,8 @@ import threading
 import httpx
 import pytest
 
-from green_agent.healthcheck import probe
-from green_agent.serving import add_server_args
+from green_agent.kit.server.healthcheck import probe
+from green_agent.kit.server.serving import add_server_args
 from tests.green.agents import a2a_app, answering
 from tests.support.servers import free_port, running_app
 from tests.support.timing import scaled
@@ -76,7 +76,7 @@ def test_agent_port_sets_the_default_port_and_the_flag_wins(monkeypatch: pytest.
 def test_the_health_check_imports_no_server_stack() -> None:
     """It must cost a probe, not an A2A server start-up (10-11 s on a loaded runner did): run as the
     images run it, it imports neither a2a, pydantic, starlette nor uvicorn, and not even ssl.
-    (Checked by hand: importing ``green_agent.serving`` from it makes this fail.)"""
+    (Checked by hand: importing ``green_agent.kit.server.serving`` from it makes this fail.)"""
     script = (
         "import runpy, sys\n"
         "try:\n"

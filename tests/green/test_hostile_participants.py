@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.calls import Budget, call_participant
-from green_agent.messenger import A2ATransport
-from green_agent.origin import origin
-from green_agent.protocol import OutboundMessage, TransportError
+from green_agent.kit.client.calls import Budget, call_participant
+from green_agent.kit.client.messages import OutboundMessage, TransportError
+from green_agent.kit.client.origin import origin
+from green_agent.kit.client.transport import A2ATransport
 from tests.folio.conftest import parts_by_role, run_assessment
 from tests.support.hostile import (
     bomb_app,

@@ -17,10 +17,10 @@ import pytest
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from green_agent.intake import clean_message, clean_request_text
-from green_agent.protocol import AssessorContext
-from green_agent.server import create_app, load_assessor
-from green_agent.tenancy import Tenancy, load_tokens
+from green_agent.core.contract import AssessorContext
+from green_agent.kit.server.intake import clean_message, clean_request_text
+from green_agent.kit.server.tenancy import Tenancy, load_tokens
+from green_agent.service.server import create_app, load_assessor
 from tests.green.raw_rpc import Peer
 from tests.green.test_tenancy import ALICE, OPS, state, tokens_file
 from tests.support.green_process import running_green

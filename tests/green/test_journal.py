@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.journal import MAX_DELAY_S, Journal
+from green_agent.core.journal import MAX_DELAY_S, Journal
 from tests.support.timing import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,7 +109,7 @@ def test_a_write_error_surfaces_on_flush(tmp_path):
 CHILD = """
 import sys, time
 from pathlib import Path
-from green_agent.journal import Journal
+from green_agent.core.journal import Journal
 journal = Journal(Path(sys.argv[1]))
 for i in range(10):
     journal.append({"id": str(i)})

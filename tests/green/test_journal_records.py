@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 
-from green_agent.journal import Journal, valid_records
+from green_agent.core.journal import Journal, valid_records
 
 GOOD = {
     "role": "p",
@@ -35,7 +35,7 @@ def test_bad_lines_are_set_aside_with_one_warning_naming_them(tmp_path, caplog) 
         json.dumps({**GOOD, "id": "5"}).encode(),
     ]
     path.write_bytes(b"\n".join(lines) + b"\n" + json.dumps({**GOOD, "id": "6"}).encode())  # torn last line
-    with caplog.at_level(logging.WARNING, logger="green_agent.journal"):
+    with caplog.at_level(logging.WARNING, logger="green_agent.core.journal"):
         kept = valid_records(Journal(path), "folio-journal")
     assert [r["id"] for r in kept] == ["1", "5"]
     [warning] = caplog.records

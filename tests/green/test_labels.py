@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from green_agent.datasets.items import DatasetError, normalise_label
-from green_agent.folio.parsing import parse_answer
-from green_agent.labels import LABELS, SYNONYMS
+from green_agent.folio.datasets.items import DatasetError, normalise_label
+from green_agent.logic.answers import parse_answer
+from green_agent.logic.labels import LABELS, SYNONYMS
 from white_agents.common.task import final_answer_label
 
 WORDS = [*SYNONYMS, "True", "UNKNOWN", "Entailment"]
@@ -47,7 +47,7 @@ def test_a_white_agent_reads_its_answer_line_as_the_assessor_does(text: str, lab
 
 
 def test_the_label_set_has_one_home() -> None:
-    import green_agent.datasets.items as items
+    import green_agent.folio.datasets.items as items
     import green_agent.folio.synthetic as synthetic
     import white_agents.common.task as task
 

@@ -15,13 +15,13 @@ from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.server.context import ServerCallContext
 from a2a.types import Message, Part, Role, SendMessageRequest, Task, TaskState
 
-from green_agent.executor import AssessmentExecutor
+from green_agent.core.contract import AssessmentResult
+from green_agent.core.journal import Journal
 from green_agent.folio.assessor import FolioAssessor
-from green_agent.journal import Journal
-from green_agent.limits import ServerLimits
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import AssessmentResult
-from green_agent.serving import BoundedTaskStore, agent_card, build_app, skill
+from green_agent.kit.client.transport import A2ATransport
+from green_agent.kit.server.limits import ServerLimits
+from green_agent.kit.server.serving import BoundedTaskStore, agent_card, build_app, skill
+from green_agent.service.executor import AssessmentExecutor
 from tests.folio.conftest import Progress, parts_by_role, plan_for
 from tests.green.test_executor import GOOD, SilentThenDone, final_state
 from tests.support.participants import running_participant

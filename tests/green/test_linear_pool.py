@@ -12,8 +12,8 @@ from typing import Any
 import httpcore
 import httpx
 
-from green_agent.bounded_http import BoundedTransport
-from green_agent.linear_pool import LinearPool, make_linear
+from green_agent.kit.client.bounded_http import BoundedTransport
+from green_agent.kit.client.linear_pool import LinearPool, make_linear
 
 REPLY = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok"
 

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from green_agent.log_budget import LogBudget
+from green_agent.kit.server.log_budget import LogBudget
 
 
 class Clock:

@@ -10,9 +10,9 @@ import pytest
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from green_agent.calls import Budget, call_participant
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import OutboundMessage, TransportError
+from green_agent.kit.client.calls import Budget, call_participant
+from green_agent.kit.client.messages import OutboundMessage, TransportError
+from green_agent.kit.client.transport import A2ATransport
 from tests.green.agents import a2a_app, answering, echoing, flaky, message_reply, raw_app
 from tests.support.servers import free_port, refused_port, running_app
 from tests.support.timing import eventually, scaled
@@ -252,7 +252,8 @@ def test_canceling_the_call_cancels_the_participants_task(monkeypatch: pytest.Mo
     """When the assessment itself is canceled, the participant's task in flight is canceled too."""
     from a2a.helpers import new_task_from_user_message
 
-    from green_agent import cancel, messenger
+    from green_agent.kit.client import cancel
+    from green_agent.kit.client import transport as messenger
 
     named: list[str | None] = []  # task ids the transport has read from the participant's replies
 

@@ -6,7 +6,14 @@ import uuid
 
 from a2a.types import Message, Role, SendMessageRequest, Task
 
-from green_agent.parts import agent_message, data_part, message_data, restore_ints, split_parts, user_message
+from green_agent.kit.parts import (
+    agent_message,
+    data_part,
+    message_data,
+    restore_ints,
+    split_parts,
+    user_message,
+)
 
 
 def test_user_message_written_into_a_request_is_the_request_own_message() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from green_agent.protocol import TransportError
+from green_agent.kit.client.messages import TransportError
 from tests.support.green_process import ask, running_green
 from tests.support.participants import running_participant
 from tests.support.timing import scaled

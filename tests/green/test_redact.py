@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from green_agent.redact import RedactingFilter, is_credential_key, redact_data, redact_text
+from green_agent.kit.redact import RedactingFilter, is_credential_key, redact_data, redact_text
 
 
 @pytest.mark.parametrize(

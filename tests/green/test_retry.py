@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from green_agent.retry import Retrier, RetryPolicy
+from green_agent.kit.retry import Retrier, RetryPolicy
 
 
 class Flaky(Exception):

@@ -14,7 +14,7 @@ from tests.support.timing import scaled
 
 CHILD = """
 import logging, sys, uvicorn
-from green_agent import serving
+from green_agent.kit.server import serving
 def report(*args, **kwargs):
     names = ("green_agent.folio", "httpx", "a2a.client.card_resolver")
     print(*(logging.getLogger(n).isEnabledFor(logging.INFO) for n in names))

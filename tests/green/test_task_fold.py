@@ -16,8 +16,8 @@ from a2a.types import (
     TaskStatusUpdateEvent,
 )
 
-from green_agent.parts import data_part, message_parts, restore_ints, split_parts
-from green_agent.task_fold import STATE_NAMES, TaskFold
+from green_agent.kit.client.task_fold import STATE_NAMES, TaskFold
+from green_agent.kit.parts import data_part, message_parts, restore_ints, split_parts
 
 
 def _status(state: TaskState, text: str | None = None, data: dict[str, Any] | None = None) -> StreamResponse:

@@ -1,7 +1,7 @@
 """Tasks belong to whoever started them: two clients sharing no secret cannot list, get, cancel,
 resubscribe to or attach to each other's tasks, over A2A 1.0 and the 0.3 compatibility routes.
 
-Real green agents on 127.0.0.1, in the three modes of green_agent.tenancy: principals (bearer
+Real green agents on 127.0.0.1, in the three modes of green_agent.kit.server.tenancy: principals (bearer
 tokens), capability (public, no tokens) and open (the local harness)."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from green_agent.protocol import AssessorContext
-from green_agent.server import create_app, load_assessor
-from green_agent.tenancy import Tenancy, load_tokens
+from green_agent.core.contract import AssessorContext
+from green_agent.kit.server.tenancy import Tenancy, load_tokens
+from green_agent.service.server import create_app, load_assessor
 from tests.green.raw_rpc import TASK_NOT_FOUND, Peer
 from tests.support.green_process import running_green
 from tests.support.participants import running_participant

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.protocol import AssessorContext
-from green_agent.server import create_app, load_assessor
-from green_agent.tenancy import Tenancy, load_tokens
+from green_agent.core.contract import AssessorContext
+from green_agent.kit.server.tenancy import Tenancy, load_tokens
+from green_agent.service.server import create_app, load_assessor
 from tests.green.raw_rpc import TASK_NOT_FOUND, Peer
 from tests.green.test_tenancy import ALICE, BOB, OPS, tokens_file
 from tests.interop.a2a03 import A2A03

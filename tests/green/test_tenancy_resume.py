@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from green_agent.protocol import AssessorContext
-from green_agent.resume import journal_key
-from green_agent.server import create_app, load_assessor
-from green_agent.tenancy import Tenancy, load_tokens
+from green_agent.core.contract import AssessorContext
+from green_agent.core.resume import journal_key
+from green_agent.kit.server.tenancy import Tenancy, load_tokens
+from green_agent.service.server import create_app, load_assessor
 from tests.green.raw_rpc import Peer
 from tests.green.test_tenancy import ALICE, BOB, OPS, state, tokens_file
 from tests.support.participants import ParticipantStats, participant_app

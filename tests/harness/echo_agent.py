@@ -11,9 +11,16 @@ import asyncio
 
 from a2a.types import Part
 
-from green_agent.parts import data_part
-from green_agent.serving import add_server_args, agent_card, build_app, card_url_from_args, serve, skill
-from green_agent.task_executor import Completion, Job, TaskExecutor
+from green_agent.kit.parts import data_part
+from green_agent.kit.server.serving import (
+    add_server_args,
+    agent_card,
+    build_app,
+    card_url_from_args,
+    serve,
+    skill,
+)
+from green_agent.kit.server.task_executor import Completion, Job, TaskExecutor
 
 
 class EchoExecutor(TaskExecutor):

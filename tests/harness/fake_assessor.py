@@ -12,16 +12,14 @@ import signal
 import time
 from typing import Any
 
-from green_agent.protocol import (
+from green_agent.core.contract import (
     AssessmentRequest,
     AssessmentResult,
     AssessorContext,
-    OutboundMessage,
     ProgressCallback,
     RequestError,
-    Transport,
-    TransportError,
 )
+from green_agent.kit.client.messages import OutboundMessage, Transport, TransportError
 
 
 class FakeAssessor:

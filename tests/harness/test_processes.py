@@ -14,7 +14,7 @@ import pytest
 
 from green_agent.harness.ports import foreign_listener, port_in_use
 from green_agent.harness.processes import resolve_argv
-from green_agent.serving import agent_card, build_app, skill
+from green_agent.kit.server.serving import agent_card, build_app, skill
 from tests.harness.conftest import FAKE_ASSESSOR, assert_all_gone, processes_mentioning, run_harness
 from tests.harness.echo_agent import EchoExecutor
 from tests.support.servers import free_port, running_app

@@ -15,8 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from green_agent.protocol import AssessorContext
-from green_agent.server import create_app, load_assessor
+from green_agent.core.contract import AssessorContext
+from green_agent.service.server import create_app, load_assessor
 from tests.support.servers import free_port, running_app
 from tests.support.timing import scaled
 
@@ -85,7 +85,7 @@ def test_green_agent_assesses_a_03_purple_agent(python03: Path, green: str, mode
 @pytest.mark.interop
 @pytest.mark.parametrize("mode", ["streaming", "blocking"])
 def test_03_client_drives_green_agent(python03: Path, green: str, tmp_path: Path, mode: str) -> None:
-    from green_agent.datasets.loaders import load_items
+    from green_agent.folio.datasets.loaders import load_items
     from tests.support.participants import answers_for, participant_app
 
     sample = load_items(Path(__file__).parents[2] / "scenarios/folio/data/sample.jsonl", "sample")

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import AssessorContext, OutboundMessage
-from green_agent.server import create_app, load_assessor
+from green_agent.core.contract import AssessorContext
+from green_agent.kit.client.messages import OutboundMessage
+from green_agent.kit.client.transport import A2ATransport
+from green_agent.service.server import create_app, load_assessor
 from tests.leaderboard.duckdb11 import ensure_duckdb11
 from tests.support.servers import free_port, running_app
 from tests.support.timing import scaled

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from green_agent.datasets.manifest import resolve_dataset
+from green_agent.folio.datasets.manifest import resolve_dataset
 from green_agent.folio.variants import KINDS
 from tests.leaderboard.conftest import REPO, assess, rows, run_queries, workflow_merge, write_results
 from tests.support.participants import answers_for, running_participant

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.datasets.loaders import load_items
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import OutboundMessage, TransportError
+from green_agent.folio.datasets.loaders import load_items
+from green_agent.kit.client.messages import OutboundMessage, TransportError
+from green_agent.kit.client.transport import A2ATransport
 from tests.support.servers import running_app
 from white_agents.reference.server import create_app
 

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from green_agent.report.stats import Z95, bootstrap_diff_ci, wilson_interval
+from green_agent.core.scoring.stats import Z95, bootstrap_diff_ci, wilson_interval
 
 STUDIES = 1000
 """Simulated studies; the coverage's standard error is about 0.7 points at 95%."""

@@ -10,7 +10,7 @@ from tests.support.timing import scaled
 
 def test_importing_the_report_writer_does_not_import_matplotlib():
     code = (
-        "import sys, green_agent.report.html, green_agent.harness.cli, green_agent.server; "
+        "import sys, green_agent.report.html, green_agent.harness.cli, green_agent.service.server; "
         "print('matplotlib' in sys.modules)"
     )
     proc = subprocess.run(

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from green_agent.paper import preflight
+from green_agent.folio.paper import preflight
 from tests.support.timing import scaled
 
 

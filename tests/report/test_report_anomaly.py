@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 from rich.console import Console
 
-from green_agent.plugins import declaration_for
+from green_agent.core.registry import declaration_for
 from green_agent.report.cli import main
 from green_agent.report.hints import failure_notes, roles_failing_everything
 from green_agent.report.load import prepare_report
@@ -76,7 +76,7 @@ def test_garbage_participant_gets_one_hint(anomaly_results: dict[str, Any]) -> N
 
 def test_found_anomalies_are_matched_to_their_reports(anomaly_results: dict[str, Any]) -> None:
     from green_agent.anomaly.report_sections import anomalies
-    from green_agent.report.blocks import Table, cell_text
+    from green_agent.core.declaration.blocks import Table, cell_text
 
     report = prepare_report(anomaly_results)
     (table,) = [b for b in anomalies(report.view) if isinstance(b, Table)]

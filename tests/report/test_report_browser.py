@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.plugins import declaration_named, declarations
+from green_agent.core.registry import declaration_named, declarations
 from green_agent.report.html import write_html_report
 from tests.support.timing import scaled
 

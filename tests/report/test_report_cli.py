@@ -76,8 +76,8 @@ def test_recomputes_summary_and_comparison() -> None:
                                                                        {"role": "b", "items": items}]})  # fmt: skip
     assert report.participants[0]["accuracy"] == 1.0
     assert report.declaration.assessor == "folio" and report.reproducibility is None
+    from green_agent.core.declaration.blocks import Table
     from green_agent.folio.report_sections import comparison
-    from green_agent.report.blocks import Table
 
     (table,) = [b for b in comparison(report.view) if isinstance(b, Table)]
     assert table.rows[0][:3] == ["a", "b", "1"]
@@ -137,7 +137,7 @@ def test_module_entry_point(tmp_path: Path) -> None:
 
 
 def test_item_texts_come_from_the_assessed_dataset() -> None:
-    from green_agent.datasets.manifest import resolve_dataset
+    from green_agent.folio.datasets.manifest import resolve_dataset
     from green_agent.folio.report_items import item_rows
     from green_agent.report.load import prepare_report
 

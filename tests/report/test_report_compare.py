@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from green_agent.report.compare import compare, compare_pair
+from green_agent.core.scoring.compare import compare, compare_pair
 
 
 def part(role: str, outcomes: dict[str, bool], kind: str | None = None) -> dict[str, Any]:
@@ -87,7 +87,7 @@ def test_failures_count_as_wrong_in_pairs() -> None:
 
 
 def test_tiny_p_value_is_kept_and_shown_as_a_bound() -> None:
-    from green_agent.report.fmt import pvalue
+    from green_agent.core.declaration.fmt import pvalue
 
     a, b = table(20, 0, 40, 7)
     p = compare_pair(part("A", a), part("B", b))["mcnemar_p"]

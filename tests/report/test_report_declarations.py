@@ -9,12 +9,12 @@ from typing import Any
 import jsonschema
 from rich.console import Console
 
+from green_agent.core.declaration.blocks import Table
+from green_agent.core.registry import declaration_for, declarations
 from green_agent.folio.declaration import DECLARATION as FOLIO
 from green_agent.folio.report_sections import confusion
 from green_agent.folio.synthetic import make_results
 from green_agent.harness.display import print_results
-from green_agent.plugins import declaration_for, declarations
-from green_agent.report.blocks import Table
 from green_agent.report.html import render_html
 from green_agent.report.load import GENERIC, prepare_report
 
@@ -110,7 +110,7 @@ def test_the_third_scenario_sketch_in_the_docs_renders() -> None:
     import re
     from pathlib import Path
 
-    from green_agent.protocol import ResultView
+    from green_agent.core.declaration import ResultView
     from green_agent.report.load import ReportData
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "report.md").read_text(encoding="utf-8")

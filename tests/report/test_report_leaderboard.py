@@ -94,7 +94,7 @@ def test_cost_per_correct_only_where_usage(results_dir: Path) -> None:
 def test_generated_rankings_keep_each_assessor_to_its_own_parts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, anomaly_results: dict[str, Any]
 ) -> None:
-    from green_agent.plugins import declaration_named
+    from green_agent.core.registry import declaration_named
     from green_agent.report.leaderboard import ranking_query
 
     (tmp_path / "results").mkdir()

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from green_agent.report.metrics import summarize_items
-from green_agent.report.stats import Z95
+from green_agent.core.scoring.metrics import summarize_items
+from green_agent.core.scoring.stats import Z95
 
 
 def item(i: int, gold: str, predicted: str | None, status: str = "ok", **kw: Any) -> dict[str, Any]:

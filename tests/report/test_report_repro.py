@@ -7,7 +7,7 @@ from importlib import metadata
 
 import pytest
 
-from green_agent.report.repro import package_version, reproducibility_block
+from green_agent.core.scoring.repro import package_version, reproducibility_block
 
 
 def test_block_contents() -> None:

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from green_agent.report.stats import Z95, bootstrap_diff_ci, mcnemar_exact, percentile, wilson_interval
+from green_agent.core.scoring.stats import Z95, bootstrap_diff_ci, mcnemar_exact, percentile, wilson_interval
 
 
 def test_wilson_zero_and_full() -> None:

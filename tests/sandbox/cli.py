@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.support.timing import scaled
-from white_agents.autoformalizer.sandbox_isolation import probe_namespaces
+from white_agents.autoformalizer.sandbox.isolation import probe_namespaces
 
 ISOLATIONS = ("namespaces", "fallback")
 POLICIES = ("off", "on")

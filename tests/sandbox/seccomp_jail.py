@@ -17,7 +17,7 @@ import errno
 import os
 import sys
 
-from white_agents.autoformalizer import seccomp as sc
+from white_agents.autoformalizer.sandbox import seccomp as sc
 
 NAMESPACE_CALLS = ("unshare", "setns", "mount", "umount2", "pivot_root")
 LANDLOCK_CALLS = (444, 445, 446)

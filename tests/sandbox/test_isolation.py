@@ -12,11 +12,11 @@ from starlette.testclient import TestClient
 from tests.sandbox.cli import CLI, require
 from tests.support.timing import scaled
 from white_agents.autoformalizer.__main__ import make_app
-from white_agents.autoformalizer.sandbox import run_sandboxed
-from white_agents.autoformalizer.sandbox_isolation import ISOLATION_ENV, announce, requested_isolation
+from white_agents.autoformalizer.sandbox.isolation import ISOLATION_ENV, announce, requested_isolation
+from white_agents.autoformalizer.sandbox.runner import run_sandboxed
 from white_agents.common.llm import LLMSettings
 
-LOGGER = "white_agents.autoformalizer.sandbox_isolation"
+LOGGER = "white_agents.autoformalizer.sandbox.isolation"
 
 
 def test_forced_fallback_is_one_line_naming_the_kernel_layers(caplog, monkeypatch) -> None:

@@ -24,8 +24,9 @@ from tests.sandbox.cli import CLI, program_file
 from tests.support.fake_llm import fake_llm
 from tests.support.servers import free_port
 from tests.white_agents.helpers import GOOD_FOL, GOOD_PROGRAM, send_task
-from white_agents.autoformalizer import sandbox, seccomp
-from white_agents.autoformalizer.sandbox_isolation import ISOLATION_ENV
+from white_agents.autoformalizer.sandbox import runner as sandbox
+from white_agents.autoformalizer.sandbox import seccomp
+from white_agents.autoformalizer.sandbox.isolation import ISOLATION_ENV
 from white_agents.autoformalizer.trusted_decider import MARKER, decide_in_sandbox
 
 JAIL = [sys.executable, "-m", "tests.sandbox.seccomp_jail"]

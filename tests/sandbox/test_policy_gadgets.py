@@ -22,18 +22,19 @@ from collections.abc import Iterator
 
 import pytest
 
-from white_agents.autoformalizer import sandbox, sandbox_hook
-from white_agents.autoformalizer.sandbox_policy import DEFAULT_ALLOWED, check_code
+from white_agents.autoformalizer.sandbox import hook as sandbox_hook
+from white_agents.autoformalizer.sandbox import runner as sandbox
+from white_agents.autoformalizer.sandbox.policy import DEFAULT_ALLOWED, check_code
 
 SWITCH_OFF_AND_SHELL = """
 hook_globals = S.meta_path[0].find_spec.__func__.__globals__
-for table in (hook_globals, vars(S.modules.get("sandbox_hook", S))):
+for table in (hook_globals, vars(S.modules.get("hook", S))):
     table["BLOCKED_PREFIXES"] = ()
     table["BLOCKED_EXACT"] = frozenset()
     table["PATH_EVENTS"] = frozenset()
     table["isinstance"] = lambda *args: True
     table["PermissionError"] = ArithmeticError
-print("switched", "sandbox_hook" in S.modules, flush=True)
+print("switched", "hook" in S.modules, flush=True)
 S.modules["os"].system("true")
 """
 """What every gadget does once it holds ``sys`` as ``S``."""
@@ -171,7 +172,7 @@ def test_the_hook_state_cannot_be_rewired_by_a_program_holding_sys(static_check_
     finder = sys.meta_path[0]
     refuse = finder._refuse
     try:
-        import sandbox_hook
+        import hook
     except (ImportError, PermissionError) as error:
         print("no module:", type(error).__name__)
     for cell in refuse.__closure__:

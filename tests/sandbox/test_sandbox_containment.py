@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.timing import scaled
-from white_agents.autoformalizer.sandbox import DEFAULT_ALLOWED, run_sandboxed
-from white_agents.autoformalizer.sandbox_uid import RUN_UIDS, uid_pool
+from white_agents.autoformalizer.sandbox.runner import DEFAULT_ALLOWED, run_sandboxed
+from white_agents.autoformalizer.sandbox.uid import RUN_UIDS, uid_pool
 
 ROOT = os.geteuid() == 0
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from white_agents.autoformalizer.sandbox_policy import DEFAULT_ALLOWED, check_code
+from white_agents.autoformalizer.sandbox.policy import DEFAULT_ALLOWED, check_code
 
 
 @pytest.mark.parametrize(

@@ -13,8 +13,8 @@ import uuid
 from pathlib import Path
 
 from tests.sandbox.cli import TAG_LINE, tagged
-from white_agents.autoformalizer.sandbox import arun_sandboxed, run_sandboxed
-from white_agents.autoformalizer.sandbox_monitor import children
+from white_agents.autoformalizer.sandbox.monitor import children
+from white_agents.autoformalizer.sandbox.runner import arun_sandboxed, run_sandboxed
 
 Z3_PROGRAM = """\
 import z3
@@ -59,7 +59,7 @@ def test_exception_traceback_uses_user_line_numbers() -> None:
     result = run_sandboxed("import z3\n\n\nx = z3.Int('x')\nprint(x + 'nonsense')\n")
     assert result.status == "error"
     assert 'File "main.py", line 5, in <module>' in result.stderr
-    assert "sandbox_child" not in result.stderr
+    assert "child.py" not in result.stderr
     assert "Z3Exception" in result.detail
 
 
@@ -71,7 +71,7 @@ def test_a_name_error_comes_out_as_the_users_error_with_its_source_line() -> Non
     assert 'File "main.py", line 3, in <module>' in result.stderr
     assert "print(cuont)" in result.stderr  # the source line was read
     assert result.detail.startswith("NameError: name 'cuont' is not defined"), result.detail
-    assert "PermissionError" not in result.stderr and "sandbox_child" not in result.stderr
+    assert "PermissionError" not in result.stderr and "child.py" not in result.stderr
 
 
 def test_exit_status() -> None:
@@ -172,8 +172,8 @@ def test_cli_unreadable_file_fails_with_one_line(tmp_path: Path) -> None:
 def test_a_failing_bootstrap_says_one_line_and_no_traceback(tmp_path: Path) -> None:
     """The program's stderr goes back to the LLM: a failure of the bootstrap itself (here a config that
     lacks its fields) is one line and exit status 103, never a traceback with the host's paths (checked
-    by hand: without the guard, the KeyError's traceback named sandbox_child.py's path)."""
-    child = Path(__file__).resolve().parents[2] / "white_agents" / "autoformalizer" / "sandbox_child.py"
+    by hand: without the guard, the KeyError's traceback named child.py's path)."""
+    child = Path(__file__).resolve().parents[2] / "white_agents" / "autoformalizer" / "sandbox" / "child.py"
     done = subprocess.run(
         [sys.executable, "-I", "-S", "-B", str(child), "{}"],
         cwd=tmp_path,

@@ -23,9 +23,9 @@ from contextlib import contextmanager
 import pytest
 
 from tests.sandbox.cli import ISOLATIONS, TAG_LINE, require, tagged
-from white_agents.autoformalizer.sandbox import SandboxResult, run_sandboxed
-from white_agents.autoformalizer.sandbox_isolation import ISOLATION_ENV
-from white_agents.autoformalizer.sandbox_monitor import CONTROL_LIMIT
+from white_agents.autoformalizer.sandbox.isolation import ISOLATION_ENV
+from white_agents.autoformalizer.sandbox.monitor import CONTROL_LIMIT
+from white_agents.autoformalizer.sandbox.runner import SandboxResult, run_sandboxed
 
 CAP = 4096
 """``max_output_bytes`` of the output rows: small, so 2×cap stays cheap."""
@@ -283,7 +283,7 @@ def test_output_over_the_cap_is_caught_after_the_program_is_reaped() -> None:
     zombie. Its first read takes 64 KiB (= the cap), the reap comes next, and only the drain sees the
     last byte. Without the re-check the run is ``ok`` with the byte dropped.
     """
-    from white_agents.autoformalizer.sandbox_monitor import Budget, watch
+    from white_agents.autoformalizer.sandbox.monitor import Budget, watch
 
     cap = 1 << 16
     program = (

@@ -25,7 +25,7 @@ import pytest
 
 from tests.sandbox.cli import CLI, ROOT
 from tests.support.timing import ENV, scaled
-from white_agents.autoformalizer.sandbox_isolation import probe_namespaces
+from white_agents.autoformalizer.sandbox.isolation import probe_namespaces
 
 pytestmark = pytest.mark.slow
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import httpx
 
-from green_agent.messenger import A2ATransport
-from green_agent.protocol import OutboundMessage, Reply
+from green_agent.kit.client.messages import OutboundMessage, Reply
+from green_agent.kit.client.transport import A2ATransport
 from tests.support.servers import free_port
 from tests.support.timing import scaled
 

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 
-from green_agent.serving import agent_card, skill
+from green_agent.kit.server.serving import agent_card, skill
 from tests.support.participants import participant_app
 
 CARD_PATH = "/.well-known/agent-card.json"

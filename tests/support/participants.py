@@ -38,8 +38,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from green_agent.parts import data_part, message_data
-from green_agent.serving import agent_card, skill
+from green_agent.kit.parts import data_part, message_data
+from green_agent.kit.server.serving import agent_card, skill
 from tests.support.servers import running_app
 
 BEHAVIOURS = (

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from green_agent.datasets.items import FolioItem
+from green_agent.folio.datasets.items import FolioItem
 
 CUE_IGNORES = {"it", "is", "not", "the", "case", "that", "a", "an", "does", "do"}
 """Words the cue participant ignores: it keys on the conclusion's remaining words."""

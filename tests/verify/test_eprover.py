@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.datasets.loaders import load_items
+from green_agent.folio.datasets.loaders import load_items
+from green_agent.folio.verify.check import summarise, verify_items
+from green_agent.folio.verify.eprover import EproverMissing, decide_with_eprover, find_eprover, szs_status
 from green_agent.logic import parse_problem
-from green_agent.verify.check import summarise, verify_items
-from green_agent.verify.eprover import EproverMissing, decide_with_eprover, find_eprover, szs_status
 
 SAMPLE = Path(__file__).resolve().parents[2] / "scenarios" / "folio" / "data" / "sample.jsonl"
 

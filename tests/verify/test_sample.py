@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.datasets.loaders import load_items
+from green_agent.folio.datasets.loaders import load_items
 from green_agent.logic import decide
 
 SAMPLE = Path(__file__).resolve().parents[2] / "scenarios" / "folio" / "data" / "sample.jsonl"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from green_agent.verify.check import STATUSES
+from green_agent.folio.verify.check import STATUSES
 from tests.support.timing import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def real(name: str) -> Path:
 
 def folio(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "green_agent.folio_cli", *args],
+        [sys.executable, "-m", "green_agent.folio.cli", *args],
         capture_output=True,
         text=True,
         timeout=scaled(120),
@@ -197,7 +197,7 @@ def test_bad_scope_is_refused():
 
 def test_eprover_missing_is_one_line(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "green_agent.folio_cli", "verify", str(SAMPLE), "--prover", "eprover"],
+        [sys.executable, "-m", "green_agent.folio.cli", "verify", str(SAMPLE), "--prover", "eprover"],
         capture_output=True,
         text=True,
         timeout=scaled(60),
@@ -251,7 +251,7 @@ def test_data_without_fol_is_refused_naming_the_fol_from_entry(tmp_path):
     )
     env = {**os.environ, "AGENTBEATS_MANIFEST": str(tmp_path / "manifest.toml")}
     proc = subprocess.run(
-        [sys.executable, "-m", "green_agent.folio_cli", "verify", str(tmp_path / "clean.csv")],
+        [sys.executable, "-m", "green_agent.folio.cli", "verify", str(tmp_path / "clean.csv")],
         capture_output=True, text=True, timeout=scaled(120), cwd=ROOT, env=env, check=False,
     )  # fmt: skip
     assert_one_line_error(proc, 2, "has no gold FOL", "folio verify clean-with-fol", "fol_from = 'src'")

@@ -12,8 +12,8 @@ import z3
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import SendMessageRequest
 
-from green_agent.parts import user_message
-from green_agent.task_fold import TaskFold
+from green_agent.kit.client.task_fold import TaskFold
+from green_agent.kit.parts import user_message
 from tests.support.servers import free_port, running_app
 from white_agents.common.llm import LLMSettings
 
@@ -110,7 +110,7 @@ async def send_task(
 
 def sample_items() -> list[Any]:
     """The embedded FOLIO sample's items."""
-    from green_agent.datasets.manifest import resolve_dataset
+    from green_agent.folio.datasets.manifest import resolve_dataset
 
     return list(resolve_dataset("folio-sample").items)
 

@@ -57,7 +57,7 @@ async def test_cot_ambiguous_answer_has_no_label():
     [data] = result.data
     assert "label" not in data
     assert "names different labels (False, True)" in data["diagnostics"]["answer_line"]
-    parsing = pytest.importorskip("green_agent.folio.parsing")
+    parsing = pytest.importorskip("green_agent.logic.answers")
     parsed = parsing.parse_answer(result.text, result.data)
     assert parsed.label is None and parsed.error
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from a2a.types import TaskState
 
+from green_agent.kit.parts import split_parts, user_message
 from green_agent.llm import load_litellm
-from green_agent.parts import split_parts, user_message
 from tests.support.cancel import cancel_once, descendants
 from tests.support.fake_llm import fake_llm
 from tests.support.timing import scaled, wait_until

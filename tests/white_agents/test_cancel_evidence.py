@@ -14,9 +14,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from green_agent.core.schemas import load_schema
 from green_agent.folio.artifact import summary_text
 from green_agent.folio.evidence import EVIDENCE_BYTES
-from green_agent.schemas import load_schema
 from tests.support.fake_llm import fake_llm
 from tests.support.timing import eventually, scaled
 from tests.white_agents.helpers import serve, settings
@@ -29,9 +29,9 @@ RAISING_PROGRAM = "```python\nraise ValueError('boom')\n```"
 
 
 def _agents(tmp_path: Path, llm_settings: Any, mode: Any = None, **agent_kw: Any) -> tuple[Any, Any]:
-    from green_agent.protocol import AssessorContext
-    from green_agent.server import create_app as green_app
-    from green_agent.server import load_assessor
+    from green_agent.core.contract import AssessorContext
+    from green_agent.service.server import create_app as green_app
+    from green_agent.service.server import load_assessor
     from white_agents.autoformalizer.agent import AutoformalizerAgent
     from white_agents.autoformalizer.agent import create_app as af_app
     from white_agents.autoformalizer.z3py_mode import Z3PyMode

@@ -15,9 +15,9 @@ import pytest
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import SendMessageRequest
 
-from green_agent.parts import user_message
-from green_agent.schemas import load_schema
-from green_agent.task_fold import TaskFold
+from green_agent.core.schemas import load_schema
+from green_agent.kit.client.task_fold import TaskFold
+from green_agent.kit.parts import user_message
 from tests.support.fake_llm import fake_llm
 from tests.support.timing import scaled
 from tests.white_agents.helpers import oracle, sample_items, serve, settings
@@ -40,9 +40,9 @@ async def _assess(url: str, request: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 async def test_green_agent_assesses_llm_agents_on_the_sample(tmp_path: Path) -> None:
-    from green_agent.protocol import AssessorContext
-    from green_agent.server import create_app as green_app
-    from green_agent.server import load_assessor
+    from green_agent.core.contract import AssessorContext
+    from green_agent.service.server import create_app as green_app
+    from green_agent.service.server import load_assessor
     from white_agents.autoformalizer.agent import AutoformalizerAgent
     from white_agents.autoformalizer.agent import create_app as af_app
     from white_agents.autoformalizer.fol_mode import FolMode

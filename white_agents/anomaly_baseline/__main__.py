@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from green_agent.serving import add_server_args, card_url_from_args, serve
+from green_agent.kit.server.serving import add_server_args, card_url_from_args, serve
 from white_agents.anomaly_baseline.agent_server import create_participant_app
 from white_agents.anomaly_baseline.policy import BaselinePolicy
 

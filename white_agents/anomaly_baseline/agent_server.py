@@ -3,7 +3,7 @@
 Each incoming message is one observation (one A2A task); the policy of its context answers with one
 action, sent back as the task's ``action`` artifact (the JSON in a text part and the same object as
 a data part). The lifecycle, and A2A ``CancelTask``, are the shared
-:class:`~green_agent.task_executor.TaskExecutor`'s. The anomaly LLM agent reuses this module.
+:class:`~green_agent.kit.server.task_executor.TaskExecutor`'s. The anomaly LLM agent reuses this module.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any, Protocol
 
 from starlette.types import ASGIApp
 
-from green_agent.parts import message_data, message_parts
-from green_agent.serving import agent_card, build_app, skill
-from green_agent.task_executor import Completion, Job, TaskExecutor
+from green_agent.kit.parts import message_data, message_parts
+from green_agent.kit.server.serving import agent_card, build_app, skill
+from green_agent.kit.server.task_executor import Completion, Job, TaskExecutor
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ import sys
 
 from starlette.applications import Starlette
 
-from green_agent.serving import add_server_args, card_url_from_args
+from green_agent.kit.server.serving import add_server_args, card_url_from_args
 from white_agents.anomaly_baseline.agent_server import create_participant_app
 from white_agents.anomaly_llm.policy import LLMPolicy
 from white_agents.common.llm import (

@@ -11,7 +11,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 
-from white_agents.autoformalizer.sandbox_isolation import (
+from white_agents.autoformalizer.sandbox.isolation import (
     allow_weak_sandbox,
     announce,
     requested_isolation,

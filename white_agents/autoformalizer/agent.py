@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from starlette.applications import Starlette
 
-from green_agent.serving import skill
+from green_agent.kit.server.serving import skill
 from white_agents.autoformalizer import prompts
 from white_agents.autoformalizer.outcome import AttemptOutcome
 from white_agents.common.llm import LLMClient, LLMError, Usage

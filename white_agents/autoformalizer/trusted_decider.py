@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 
 from green_agent.logic import entailment
 from green_agent.logic.entailment import Decision, Verdict
-from white_agents.autoformalizer.sandbox import run_sandboxed
+from white_agents.autoformalizer.sandbox.runner import run_sandboxed
 
 MARKER = "@@TRUSTED-DECISION@@"
 """Prefix of the decider's result line on stdout."""

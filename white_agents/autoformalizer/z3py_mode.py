@@ -56,7 +56,7 @@ class Z3PyMode:
         if syntax is not None:
             return AttemptOutcome("syntax", error=syntax, artifact=program)
 
-        from white_agents.autoformalizer.sandbox import arun_sandboxed
+        from white_agents.autoformalizer.sandbox.runner import arun_sandboxed
 
         run = await arun_sandboxed(
             harness_source(program), timeout_s=self.sandbox_timeout_s, memory_mb=self.memory_mb

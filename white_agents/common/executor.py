@@ -1,6 +1,6 @@
 """The A2A side of a white agent: one FOLIO task in, one reply (task mode) out.
 
-The lifecycle is the shared :class:`~green_agent.task_executor.TaskExecutor`: the Task first,
+The lifecycle is the shared :class:`~green_agent.kit.server.task_executor.TaskExecutor`: the Task first,
 ``working``, then either an ``answer`` artifact (text part + data part) and ``completed``, or
 ``failed`` with a message carrying the reason and the diagnostics.
 
@@ -18,8 +18,8 @@ from typing import Any, Protocol
 
 from a2a.types import Message, Part, Task
 
-from green_agent.parts import agent_message, data_part, message_data
-from green_agent.task_executor import Completion, Job, TaskExecutor, TaskFailed, TaskRejected
+from green_agent.kit.parts import agent_message, data_part, message_data
+from green_agent.kit.server.task_executor import Completion, Job, TaskExecutor, TaskFailed, TaskRejected
 from white_agents.common.llm import LLMError
 from white_agents.common.spend import start_metering
 from white_agents.common.task import AgentFailure, Answer, FolioTask, TaskFormatError, parse_task

@@ -16,7 +16,7 @@ from typing import Any
 from a2a.types import AgentExtension
 from google.protobuf.struct_pb2 import Struct
 
-from green_agent.declared import LLM_EXTENSION_URI
+from green_agent.kit.declared import LLM_EXTENSION_URI
 from white_agents.common.llm import LLMSettings
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from a2a.types import AgentSkill
 from starlette.applications import Starlette
 
-from green_agent.serving import add_server_args, agent_card, build_app, card_url_from_args, serve
+from green_agent.kit.server.serving import add_server_args, agent_card, build_app, card_url_from_args, serve
 from white_agents.common.executor import FolioAgent, FolioAgentExecutor
 from white_agents.common.llm import ConfigError, LLMSettings, add_llm_args, settings_from_args
 from white_agents.common.runtime import llm_extension

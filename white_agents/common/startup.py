@@ -4,7 +4,7 @@ litellm's import takes seconds (tens of seconds on a loaded machine), longer tha
 an agent card. So the agent serves its card at once and imports litellm in a background thread as
 soon as the server accepts connections; a task that arrives earlier waits for that import (never
 on the event loop). litellm logs every call at INFO level; it is kept at WARNING unless the agent
-runs with ``--log-level debug`` (the HTTP libraries likewise, by :func:`green_agent.serving.serve`).
+runs with ``--log-level debug`` (the HTTP libraries likewise, by :func:`green_agent.kit.server.serving.serve`).
 """
 
 from __future__ import annotations

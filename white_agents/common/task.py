@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from green_agent.folio.parsing import read_value
-from green_agent.labels import LABELS
 from green_agent.llm import Usage
+from green_agent.logic.answers import read_value
+from green_agent.logic.labels import LABELS
 
 __all__ = [
     "LABELS",
@@ -150,8 +150,8 @@ _ANSWER_LINE = re.compile(r"^\s*[*_#>\s]*(?:final\s+)?answer\s*[*_]*\s*[:：]\s*
 def final_answer_label(text: str) -> tuple[str | None, str]:
     """The label on the model's **last** ``Answer:`` line, read as the green agent reads it.
 
-    The value is read by :func:`green_agent.folio.parsing.read_value` (one label, then perhaps
-    prose; the synonyms of :mod:`green_agent.labels`), so what the agent thinks it answered is what
+    The value is read by :func:`green_agent.logic.answers.read_value` (one label, then perhaps
+    prose; the synonyms of :mod:`green_agent.logic.labels`), so what the agent thinks it answered is what
     the assessor will score. Returns ``(label, reason)``: ``label`` is None when there is no
     ``Answer:`` line, or its value is not exactly one label (reason says why).
     """

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from starlette.applications import Starlette
 
-from green_agent.serving import skill
+from green_agent.kit.server.serving import skill
 from white_agents.common.llm import LLMClient
 from white_agents.common.runtime import LLMRuntime, prompt_version, runtime_of
 from white_agents.common.server import create_agent_app

@@ -9,8 +9,8 @@ from typing import Any
 
 from a2a.types import Part
 
-from green_agent.parts import data_part, message_data
-from green_agent.task_executor import Completion, Job, TaskExecutor, TaskFailed
+from green_agent.kit.parts import data_part, message_data
+from green_agent.kit.server.task_executor import Completion, Job, TaskExecutor, TaskFailed
 
 
 class TaskInputError(ValueError):

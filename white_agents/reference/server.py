@@ -8,7 +8,14 @@ from collections.abc import Sequence
 
 from starlette.applications import Starlette
 
-from green_agent.serving import add_server_args, agent_card, build_app, card_url_from_args, serve, skill
+from green_agent.kit.server.serving import (
+    add_server_args,
+    agent_card,
+    build_app,
+    card_url_from_args,
+    serve,
+    skill,
+)
 from white_agents.reference.agent import ReferenceExecutor, warm
 
 DEFAULT_PORT = 9019

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from green_agent.cli_args import PROVER_TIMEOUT_MS, positive_int
 from green_agent.folio.variants.model import GENERATED_KINDS, KINDS
+from green_agent.kit.cli_args import PROVER_TIMEOUT_MS, positive_int
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -91,8 +91,8 @@ def _fail(message: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``folio variants``; returns the exit status."""
-    from green_agent.datasets.items import DatasetError
-    from green_agent.datasets.manifest import resolve_dataset
+    from green_agent.folio.datasets.items import DatasetError
+    from green_agent.folio.datasets.manifest import resolve_dataset
     from green_agent.folio.variants.export import write_variants
     from green_agent.folio.variants.generate import generate_variants
 

@@ -18,11 +18,11 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
-from green_agent.cli_args import PROVER_TIMEOUT_MS
-from green_agent.datasets.items import FolioItem
+from green_agent.folio.datasets.items import FolioItem
 from green_agent.folio.variants import surface, transforms
 from green_agent.folio.variants.model import KINDS, ORIGINAL, Candidate, Variant, VariantSet
 from green_agent.folio.variants.transforms import Source
+from green_agent.kit.cli_args import PROVER_TIMEOUT_MS
 from green_agent.logic import FolSyntaxError, Verdict, decide_problem, parse_problem
 
 DONOR_TRIES = 40

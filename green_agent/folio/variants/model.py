@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from green_agent.datasets.items import FolioItem
+from green_agent.folio.datasets.items import FolioItem
 from green_agent.logic import Problem
 
 ORIGINAL = "original"

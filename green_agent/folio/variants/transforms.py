@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from green_agent.datasets.items import FolioItem
+from green_agent.folio.datasets.items import FolioItem
 from green_agent.folio.variants import surface
 from green_agent.folio.variants.model import FLIP, Candidate
 from green_agent.logic import (

@@ -1,5 +1,0 @@
-"""FOLIO-style datasets: the item record, file loaders and the scenario's dataset manifest."""
-
-from green_agent.datasets.items import LABELS, DatasetError, FolioItem, normalise_label
-
-__all__ = ["LABELS", "DatasetError", "FolioItem", "normalise_label"]

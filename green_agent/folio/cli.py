@@ -1,0 +1,66 @@
+"""The ``folio`` command: a dispatcher whose subcommands live in their own modules.
+
+Each module in :data:`SUBCOMMANDS` exposes ``register(subparsers)``, which adds its parser and sets
+``func`` (``args -> exit status``) with ``set_defaults``. Modules are imported when ``folio`` starts;
+one that is not installed (not written yet, or an optional part) is skipped. Errors are one line on
+stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+SUBCOMMANDS: tuple[str, ...] = (
+    "green_agent.folio.verify.cli",  # folio verify
+    "green_agent.folio.cleaning.cli",  # folio clean / review / diff
+    "green_agent.folio.variants.cli",  # folio variants
+)
+"""Modules that contribute subcommands, in help order."""
+
+
+def _load(module: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module == exc.name or module.startswith(exc.name + ".")):
+            return None  # the module (or its package) is absent: skip the subcommand
+        raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``folio`` parser with every available subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="folio", description="FOLIO dataset tools: verify, clean, review, diff, variants."
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in SUBCOMMANDS:
+        loaded = _load(module)
+        if loaded is not None:
+            loaded.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``folio`` console script; returns the exit status."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        func = getattr(args, "func", None)
+        if func is None:
+            parser.print_help(sys.stderr)
+            return 2
+        return int(func(args) or 0)
+    except KeyboardInterrupt:
+        print("folio: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 — last resort: one line, never a traceback
+        print(f"folio: internal error: {type(exc).__name__}: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

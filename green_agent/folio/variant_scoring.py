@@ -1,0 +1,91 @@
+"""The ``robustness`` block of a participant's result part: does an answer survive a proved change?
+
+* ``per_variant`` — accuracy of each kind over the variants sent, with Wilson 95% intervals;
+* ``consistency`` — share of source items answered correctly in *every* variant sent for them
+  (the original included when it was asked for); a failure (timeout, error) counts as wrong;
+* ``drop`` — per kind, original accuracy minus variant accuracy over the sources that have both,
+  with the two-sided exact McNemar p-value of that paired difference;
+* ``per_source`` — each source's outcome per kind (``true``/``false``; kinds not sent are absent);
+* ``skipped`` and ``constants_kept`` — what generation dropped or left alone, and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from green_agent.core.scoring.metrics import item_correct
+from green_agent.core.scoring.stats import mcnemar_exact, wilson_interval
+from green_agent.folio.variants.model import ORIGINAL, VariantSet
+
+_DIGITS = 6
+
+
+def _rate(k: int, n: int) -> dict[str, Any]:
+    lo, hi = wilson_interval(k, n)
+    return {
+        "total": n,
+        "correct": k,
+        "accuracy": round(k / n, _DIGITS) if n else 0.0,
+        "accuracy_ci95": [round(lo, _DIGITS), round(hi, _DIGITS)],
+    }
+
+
+def _drop(per_source: Mapping[str, Mapping[str, bool]], kind: str) -> dict[str, Any]:
+    pairs = [(o[ORIGINAL], o[kind]) for o in per_source.values() if ORIGINAL in o and kind in o]
+    only_original = sum(a and not b for a, b in pairs)
+    only_variant = sum(b and not a for a, b in pairs)
+    n = len(pairs)
+    original, variant = sum(a for a, _ in pairs), sum(b for _, b in pairs)
+    return {
+        "n": n,
+        "original_correct": original,
+        "variant_correct": variant,
+        "only_original": only_original,
+        "only_variant": only_variant,
+        "drop": round((original - variant) / n, _DIGITS) if n else None,
+        "mcnemar_p": float(f"{mcnemar_exact(only_original, only_variant):.12g}"),  # a tiny p is never 0
+    }
+
+
+def robustness(items: Sequence[Mapping[str, Any]], variants: VariantSet) -> dict[str, Any]:
+    """The block for one participant's result ``items`` (ids as sent) over ``variants``."""
+    provenance = variants.provenance()
+    per_source: dict[str, dict[str, bool]] = {}
+    for item in items:
+        variant = provenance.get(str(item.get("id")))
+        if variant is not None:
+            per_source.setdefault(variant.source_id, {})[variant.kind] = item_correct(item)
+    consistent = sum(all(o.values()) for o in per_source.values())
+    kinds = list(variants.kinds)
+    per_variant = {
+        k: _rate(sum(o[k] for o in per_source.values() if k in o), sum(k in o for o in per_source.values()))
+        for k in kinds
+    }
+    overall = _rate(consistent, len(per_source))
+    return {
+        "kinds": kinds,
+        "seed": variants.seed,
+        "sources": len(per_source),
+        "consistent": consistent,
+        "consistency": overall["accuracy"],
+        "consistency_ci95": overall["accuracy_ci95"],
+        "per_variant": per_variant,
+        "drop": {k: _drop(per_source, k) for k in kinds if k != ORIGINAL} if ORIGINAL in kinds else {},
+        "skipped": {k: dict(v) for k, v in variants.skipped.items()},
+        "constants_kept": dict(variants.constants_kept),
+        "per_source": [
+            {"source_id": sid, "outcomes": outcomes, "consistent": all(outcomes.values())}
+            for sid, outcomes in per_source.items()
+        ],
+    }
+
+
+def annotate_items(items: Sequence[dict[str, Any]], variants: VariantSet) -> None:
+    """Add ``source_id`` and ``variant`` (the kind) to each result item, in place."""
+    provenance = variants.provenance()
+    for item in items:
+        variant = provenance.get(str(item.get("id")))
+        if variant is not None:
+            item["source_id"] = variant.source_id
+            item["variant"] = variant.kind

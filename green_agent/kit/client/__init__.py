@@ -1,0 +1,1 @@
+"""Calling participants: transport, budgets, bounded HTTP, connection pool, origin checks, cancel."""
