@@ -1,5 +1,5 @@
-"""``python -m green_agent.paper RESULTS.json``: our run of ``scenarios/folio/paper.toml`` next to the
-paper's figures (``make paper`` runs the scenario, writes the report and prints this).
+"""Our run of ``scenarios/folio/paper.toml`` next to the paper's figures: the comparison and the preflight
+behind ``python -m green_agent.paper`` (``make paper`` runs the scenario, writes the report and prints this).
 
 The paper ("Agentified Assessment of Logical Reasoning Agents") reports, on the cleaned FOLIO
 validation split (203 items) with Gemini 2.5 Flash, 73.89 % (150/203) for chain of thought and
@@ -9,17 +9,10 @@ reached (a key, or a local endpoint) and exits 2 with one line when not.
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from green_agent.report.load import ResultsError, load_report
-
-PROG = "python -m green_agent.paper"
 PAPER_MODEL = "gemini/gemini-2.5-flash"
 PAPER_ITEMS = 203
 
@@ -108,29 +101,3 @@ def preflight(env: Mapping[str, str]) -> str | None:
         "set GEMINI_API_KEY for the paper's model, or LLM_MODEL (and LLM_API_BASE for an OpenAI-compatible "
         "local server) for another one; see README, 'Reproduce the paper'"
     )
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
-    parser.add_argument("results", type=Path, nargs="?", help="results file of the paper scenario")
-    parser.add_argument("--preflight", action="store_true", help="only check that a model is configured")
-    args = parser.parse_args(argv)
-    if args.preflight:
-        problem = preflight(os.environ)
-        if problem:
-            print(f"{PROG}: error: {problem}", file=sys.stderr)
-            return 2
-        return 0
-    if args.results is None:
-        parser.error("a results file is required (or --preflight)")
-    try:
-        report = load_report(args.results)
-    except ResultsError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return 2
-    print("\n".join(comparison_lines(report.participants)))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
