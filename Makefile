@@ -58,9 +58,11 @@ test: install interop-venv duckdb-venv
 mutants: install
 	$(BIN)/python -m tests.mutants.runner
 
+# ruff, and the layer contracts of pyproject.toml [tool.importlinter] (docs/architecture.md, Layout).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 # mypy --strict over green_agent/ (settings in pyproject.toml, [tool.mypy]).
 typecheck: install
