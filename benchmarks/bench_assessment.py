@@ -32,6 +32,10 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from green_agent.kit.process import apply_process_defaults  # noqa: E402
+
+apply_process_defaults()  # as our entry points do, before anything below imports a2a-sdk
+
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory  # noqa: E402
 from a2a.types import Message, Part, Role, SendMessageRequest  # noqa: E402
 from google.protobuf.struct_pb2 import Value  # noqa: E402

@@ -33,6 +33,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from green_agent.kit.process import apply_process_defaults  # noqa: E402
+
+apply_process_defaults()  # as our entry points do, before anything below imports a2a-sdk
+
 from bench_assessment import write_items  # noqa: E402
 from bench_green_cpu import CLIENT, SERVER, wait_up  # noqa: E402
 

@@ -26,6 +26,10 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from green_agent.kit.process import apply_process_defaults  # noqa: E402
+
+apply_process_defaults()  # as our entry points do, before anything below imports a2a-sdk
+
 from process_peaks import Sampler  # noqa: E402
 
 from green_agent.kit.client.messages import TransportError  # noqa: E402

@@ -21,6 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from green_agent.kit.process import apply_process_defaults  # noqa: E402
+
+apply_process_defaults()  # as our entry points do, before anything below imports a2a-sdk
+
 from green_agent.core.contract import AssessorContext  # noqa: E402
 from green_agent.kit.server.tenancy import Tenancy, TokenTable, load_tokens  # noqa: E402
 from green_agent.service.server import create_app, load_assessor  # noqa: E402

@@ -26,6 +26,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from green_agent.kit.process import apply_process_defaults  # noqa: E402
+
+apply_process_defaults()  # as our entry points do, before anything below imports a2a-sdk
+
 from tests.support.fake_llm import fake_llm  # noqa: E402
 from tests.white_agents.helpers import oracle, sample_items, serve, settings  # noqa: E402
 

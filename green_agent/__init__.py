@@ -1,16 +1,9 @@
-"""agentified-assessment: the green (assessor) agent, its assessor plugins and tools."""
+"""agentified-assessment: the green (assessor) agent, its assessor plugins and tools.
 
-import os
-
-# a2a-sdk wraps its client and server calls in OpenTelemetry spans whenever opentelemetry-api is
-# importable (an a2a-sdk dependency brings it in). With no tracer configured those spans record
-# nothing, yet they cost about 4% of the instructions of every call; so they are off unless the
-# environment turns them on (docs/hosting.md). This must run before a2a-sdk is first imported.
-os.environ.setdefault("OTEL_INSTRUMENTATION_A2A_SDK_ENABLED", "false")
-
-from green_agent.kit.ast_guard import install as _guard_ast
-
-_guard_ast()  # every process of ours parses in threads: see green_agent/kit/ast_guard.py
+Importing it changes nothing outside the package: the process-wide defaults (a2a-sdk tracing off,
+the ``ast.parse`` lock where CPython needs it) are applied by each entry point, through
+:func:`green_agent.kit.process.apply_process_defaults`.
+"""
 
 
 def __getattr__(name: str) -> str:

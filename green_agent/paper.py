@@ -13,12 +13,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from green_agent.folio.paper import comparison_lines, preflight
+from green_agent.kit.process import apply_process_defaults
 from green_agent.report.load import ResultsError, load_report
 
 PROG = "python -m green_agent.paper"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    apply_process_defaults()  # first: see green_agent/kit/process.py
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path, nargs="?", help="results file of the paper scenario")
     parser.add_argument("--preflight", action="store_true", help="only check that a model is configured")

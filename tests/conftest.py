@@ -1,5 +1,9 @@
 """Suite-wide policy, in hooks so that no test file has to opt in.
 
+- **The process defaults of every entry point.** The test process applies
+  :func:`green_agent.kit.process.apply_process_defaults` as our commands do, before any test module
+  (and so a2a-sdk) is imported: a2a-sdk's tracing off unless asked for, the ``ast.parse`` lock on the
+  Pythons that need it.
 - **CI fails loudly.** Locally, tests that need Chromium, bubblewrap, the E prover, Amber, the old DuckDB or
   the shared FOLIO files skip with a reason (shown by ``-rs``). On CI (``CI`` set, as ``.ci/run`` runs) those
   prerequisites are installed, so such a skip would hide a broken install: it is reported as a failure.
@@ -19,6 +23,7 @@ import os
 
 import pytest
 
+from green_agent.kit.process import apply_process_defaults
 from tests.support.timing import scaled, time_factor
 
 CI_PREREQUISITES = (
@@ -42,6 +47,7 @@ _SHARED_SCOPES = ("module", "class", "package")
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    apply_process_defaults()  # as an entry point would, before collection imports a2a-sdk
     try:
         time_factor()
     except ValueError as exc:  # one line, not an internal error with a traceback

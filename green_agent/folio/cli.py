@@ -14,6 +14,8 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from green_agent.kit.process import apply_process_defaults
+
 SUBCOMMANDS: tuple[str, ...] = (
     "green_agent.folio.verify.cli",  # folio verify
     "green_agent.folio.cleaning.cli",  # folio clean / review / diff
@@ -46,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``folio`` console script; returns the exit status."""
+    apply_process_defaults()  # first: see green_agent/kit/process.py
     try:
         parser = build_parser()
         args = parser.parse_args(argv)

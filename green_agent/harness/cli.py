@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from green_agent.harness.preload import AGENT_CLIENT, HTML_REPORT, Preload
 from green_agent.harness.scenario import Scenario, ScenarioError, load_scenario
+from green_agent.kit.process import apply_process_defaults
 
 if TYPE_CHECKING:  # the heavy imports (a2a, httpx, rich) wait until a scenario is valid
     from rich.console import Console
@@ -114,6 +115,7 @@ def build_parser(report_module: Any = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    apply_process_defaults()  # first: see green_agent/kit/process.py
     argv = list(sys.argv[1:] if argv is None else argv)
     report_module = _report_cli(argv)
     args = build_parser(report_module).parse_args(argv)

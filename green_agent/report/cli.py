@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from green_agent.kit.process import apply_process_defaults
 from green_agent.report.load import ResultsError, load_report
 
 PROG = "agentbeats report"
@@ -72,6 +73,7 @@ def run_report(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Stand-alone entry point (``python -m green_agent.report``)."""
+    apply_process_defaults()  # first: see green_agent/kit/process.py
     parser = _configure(
         argparse.ArgumentParser(
             prog="python -m green_agent.report",

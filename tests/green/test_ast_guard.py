@@ -1,5 +1,7 @@
-"""ast.parse one thread at a time (CPython 3.11 races: see green_agent/kit/ast_guard.py), for our own
-parses and for the libraries' (ast.literal_eval, traceback carets)."""
+"""ast.parse one thread at a time on the Pythons with CPython's gh-106905 race (3.11.0 to 3.11.7: see
+green_agent/kit/process.py), for our own parses and for the libraries' (ast.literal_eval, traceback
+carets); on every other Python, no patch and no lock. This test process applied the defaults as an
+entry point does (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +13,36 @@ from collections.abc import Callable
 
 import pytest
 
-import green_agent  # noqa: F401 - importing the package installs the guard
-from green_agent.kit import ast_guard
+from green_agent.kit import process
 from white_agents.autoformalizer.sandbox.policy import check_code
+
+needs_the_lock = pytest.mark.skipif(
+    not process.ast_lock_needed(), reason=f"Python {sys.version.split()[0]} has no gh-106905 race: no lock"
+)
+
+
+@pytest.mark.parametrize(
+    ("version", "needed"),
+    [
+        ((3, 10, 13), False),  # the shared counter came with gh-95185 in 3.11.0, never in 3.10
+        ((3, 11, 0), True),
+        ((3, 11, 7), True),
+        ((3, 11, 8), False),  # fixed (GH-113476)
+        ((3, 11, 14), False),
+        ((3, 12, 1), False),  # shared counter, but 3.12's collector never runs inside the converter
+        ((3, 12, 2), False),
+        ((3, 13, 0), False),
+        ((3, 14, 0), False),
+    ],
+)
+def test_the_lock_is_needed_only_where_cpython_races(version: tuple[int, int, int], needed: bool) -> None:
+    assert process.ast_lock_needed(version) is needed
+
+
+def test_the_defaults_install_the_lock_exactly_on_the_racy_versions() -> None:
+    assert process.ast_lock_needed() is ((3, 11, 0) <= sys.version_info[:3] < (3, 11, 8))
+    assert (ast.parse is process.parse) is process.ast_lock_needed()
+    assert ast.literal_eval("[1, 'a']") == [1, "a"]  # the real parser underneath, either way
 
 
 def _waits_for_the_lock(work: Callable[[], object]) -> None:
@@ -24,7 +53,7 @@ def _waits_for_the_lock(work: Callable[[], object]) -> None:
         work()
         done.set()
 
-    with ast_guard._LOCK:
+    with process._LOCK:
         thread = threading.Thread(target=run, daemon=True)
         thread.start()
         assert not done.wait(0.3), "the parse ran while another thread held the guard"
@@ -32,18 +61,12 @@ def _waits_for_the_lock(work: Callable[[], object]) -> None:
     thread.join(10)
 
 
-def test_the_package_routes_ast_parse_through_the_guard() -> None:
-    assert ast.parse is ast_guard.parse
-    assert ast.literal_eval("[1, 'a']") == [1, "a"]  # still the real parser underneath
-
-
+@needs_the_lock
 def test_library_parses_wait_for_the_guard() -> None:
     _waits_for_the_lock(lambda: ast.literal_eval("{'a': 1}"))
 
 
-@pytest.mark.skipif(
-    sys.version_info < (3, 11), reason="Python 3.10's traceback places no carets, so it parses nothing"
-)
+@needs_the_lock
 def test_traceback_carets_wait_for_the_guard() -> None:
     def format_an_error() -> None:
         try:
@@ -54,10 +77,23 @@ def test_traceback_carets_wait_for_the_guard() -> None:
     _waits_for_the_lock(format_an_error)
 
 
+@needs_the_lock
 def test_the_sandbox_policy_parses_under_the_guard() -> None:
     _waits_for_the_lock(lambda: check_code("import z3\nx = z3.Int('x')\n"))
 
 
+@needs_the_lock
 def test_the_guard_is_reentrant() -> None:
-    with ast_guard._LOCK:
+    with process._LOCK:
         assert isinstance(ast.parse("x = 1"), ast.Module)  # same thread: no deadlock
+
+
+@pytest.mark.skipif(process.ast_lock_needed(), reason="this Python needs the lock")
+def test_without_the_race_parses_take_no_lock() -> None:
+    """On a Python without the race, a parse in another thread runs while this one holds the lock."""
+    done = threading.Event()
+    with process._LOCK:
+        thread = threading.Thread(target=lambda: (check_code("x = 1\n"), ast.parse("y = 2"), done.set()))
+        thread.start()
+        assert done.wait(10)
+    thread.join(10)

@@ -6,6 +6,11 @@ those of every LLM white agent (:mod:`white_agents.common.llm`).
 
 from __future__ import annotations
 
+# ruff: noqa: E402
+from green_agent.kit.process import apply_process_defaults
+
+apply_process_defaults()  # before anything below imports a2a-sdk: see green_agent/kit/process.py
+
 import argparse
 import sys
 

@@ -13,7 +13,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from green_agent.kit import ast_guard
+from green_agent.kit import process
 from white_agents.autoformalizer.sandbox.policy_scope import ProgramScope, is_dunder, is_private
 
 DEFAULT_ALLOWED: frozenset[str] = frozenset(
@@ -36,8 +36,8 @@ DEFAULT_ALLOWED: frozenset[str] = frozenset(
 
 def _parse(code: str, filename: str = "<unknown>") -> ast.Module:
     """``ast.parse`` one thread at a time (the sandbox is called from several threads at once, and
-    CPython 3.11's parser is not safe for that: see green_agent/kit/ast_guard.py)."""
-    return ast_guard.parse(code, filename)  # type: ignore[no-any-return]
+    CPython 3.11's parser is not safe for that: see green_agent/kit/process.py)."""
+    return process.parse(code, filename)  # type: ignore[no-any-return]
 
 
 ALWAYS_ALLOWED: frozenset[str] = frozenset({"__future__"})
