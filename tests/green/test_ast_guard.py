@@ -92,8 +92,14 @@ def test_the_guard_is_reentrant() -> None:
 def test_without_the_race_parses_take_no_lock() -> None:
     """On a Python without the race, a parse in another thread runs while this one holds the lock."""
     done = threading.Event()
+
+    def parse_both() -> None:
+        check_code("x = 1\n")
+        ast.parse("y = 2")
+        done.set()
+
     with process._LOCK:
-        thread = threading.Thread(target=lambda: (check_code("x = 1\n"), ast.parse("y = 2"), done.set()))
+        thread = threading.Thread(target=parse_both)
         thread.start()
         assert done.wait(10)
     thread.join(10)

@@ -23,12 +23,72 @@ pool is full, every connection is asked before an idle one is evicted to make ro
 httpcore's count never includes expired ones. So every request
 gets the connection httpcore would give it, and never a dead one; but a dead idle connection that
 no request reaches stays in the pool until one does, the pool fills up, or the pool closes.
+
+The pass overrides a private method, so it runs only on the httpcore releases it was checked
+against (:data:`HTTPCORE_REQUIREMENT`, which pyproject declares word for word): httpcore 1.0.3
+introduced this pass (encode/httpcore#880) and it is the same, bar a variable's name, up to 1.0.9,
+the release our locks pin. On any other httpcore, :func:`make_linear` leaves the pool as httpcore
+built it and logs one warning: slower at high concurrency, never wrong.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
+import re
+from typing import TYPE_CHECKING
+
 import httpcore
-from httpcore._async.interfaces import AsyncConnectionInterface
+
+if TYPE_CHECKING:  # a private module: imported for types only, so another httpcore still imports us
+    from httpcore._async.interfaces import AsyncConnectionInterface
+
+HTTPCORE_REQUIREMENT = "httpcore>=1.0.3,<1.0.10"
+"""The httpcore releases :class:`LinearPool` was checked against; pyproject's dependency, verbatim."""
+
+logger = logging.getLogger(__name__)
+
+
+def _release(text: str) -> tuple[int, int, int] | None:
+    """``(major, minor, micro)`` of a plain ``X.Y.Z`` version; None for anything else (a pre-release,
+    a local build), which counts as unknown."""
+    match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", text)
+    return None if match is None else (int(match[1]), int(match[2]), int(match[3]))
+
+
+def _supported_range(requirement: str) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """``[first, beyond)`` of a ``name>=A,<B`` requirement."""
+    match = re.fullmatch(r"httpcore>=([\d.]+),<([\d.]+)", requirement)
+    first, beyond = (_release(match[1]), _release(match[2])) if match else (None, None)
+    if first is None or beyond is None:
+        raise ValueError(f"not of the form httpcore>=X.Y.Z,<X.Y.Z: {requirement!r}")
+    return first, beyond
+
+
+SUPPORTED_HTTPCORE = _supported_range(HTTPCORE_REQUIREMENT)
+"""``[first, beyond)``: the releases of :data:`HTTPCORE_REQUIREMENT`."""
+
+
+def supports(version: str) -> bool:
+    """Whether the linear pass may replace the pool pass of httpcore ``version``."""
+    release = _release(version)
+    first, beyond = SUPPORTED_HTTPCORE
+    return release is not None and first <= release < beyond
+
+
+@functools.cache
+def _supported_here() -> bool:
+    """:func:`supports` for the httpcore this process imported; the first ``False`` logs a warning."""
+    version = str(getattr(httpcore, "__version__", "unknown"))
+    if supports(version):
+        return True
+    logger.warning(
+        "httpcore %s is outside %s, the releases our linear connection-pool pass was checked against; "
+        "using httpcore's own pool (its bookkeeping grows with the square of the connections)",
+        version,
+        HTTPCORE_REQUIREMENT,
+    )
+    return False
 
 
 class LinearPool(httpcore.AsyncConnectionPool):
@@ -90,8 +150,9 @@ class LinearPool(httpcore.AsyncConnectionPool):
 
 def make_linear(pool: object) -> bool:
     """Give ``pool`` (the pool an ``httpx.AsyncHTTPTransport`` built) the linear pass, when it is
-    exactly httpcore's plain pool (proxy pools keep theirs); True when it was changed."""
-    if type(pool) is not httpcore.AsyncConnectionPool:
+    exactly httpcore's plain pool (proxy pools keep theirs) of a supported httpcore release (fails
+    closed: see the module docstring); True when it was changed."""
+    if type(pool) is not httpcore.AsyncConnectionPool or not _supported_here():
         return False
     pool.__class__ = LinearPool  # adds no state: only the method differs
     return True
