@@ -13,7 +13,8 @@ context now serves the process), and before every request the connection pool as
 connection whether its socket is readable, which anyio answers by building a dict of socket
 attributes with a ``getpeername`` system call each time (per request, per pooled connection);
 the socket is now looked up once per connection. The pool's own bookkeeping pass, quadratic in
-the number of connections, is replaced by a linear one (:mod:`green_agent.kit.client.linear_pool`).
+the number of connections, is replaced by a linear one (:mod:`green_agent.kit.client.linear_pool`)
+on the httpcore releases that pass was checked against; on any other, httpcore's own pass stays.
 """
 
 from __future__ import annotations
