@@ -6,6 +6,8 @@ entry point does (tests/conftest.py)."""
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
 import sys
 import threading
 import traceback
@@ -103,3 +105,40 @@ def test_without_the_race_parses_take_no_lock() -> None:
         thread.start()
         assert done.wait(10)
     thread.join(10)
+
+
+RACE = """
+import ast, gc, json, sys, threading
+from green_agent.kit.process import apply_process_defaults
+apply_process_defaults()
+sys.setswitchinterval(1e-6)
+gc.set_threshold(10)
+gc.callbacks.append(lambda phase, info: sum(range(50)))  # Python code in every collection
+SOURCE = "\\n".join(f"def f{i}(a, b):\\n    return [(a + b) * {i} for _ in range(3)]" for i in range(50))
+errors = []
+def parse_often():
+    for _ in range(200):
+        try:
+            ast.parse(SOURCE)
+        except SystemError as exc:
+            errors.append(str(exc))
+            return
+threads = [threading.Thread(target=parse_often) for _ in range(4)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(json.dumps(errors))
+"""
+
+
+def test_threads_parsing_while_the_collector_runs_python_never_fail() -> None:
+    """gh-106905's own trigger, in a fresh interpreter with the defaults applied: four threads parse
+    while every collection runs Python code and the GIL changes hands every microsecond. No parse
+    fails, on every Python: the lock where the race exists, and no lock needed elsewhere. Checked by
+    hand on 3.11.7: with the lock not installed, 3 of the 4 threads fail with ``SystemError: AST
+    constructor recursion depth mismatch`` in every run (and none on 3.10.13, 3.12.1 or 3.13.0)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", RACE], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert json.loads(proc.stdout) == []
