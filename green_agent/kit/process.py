@@ -15,8 +15,9 @@ Importing our packages changes nothing outside them; a process that wants these 
   another thread interrupts (a garbage collection running Python code is enough) can fail with
   ``SystemError``. It was fixed in 3.11.8 (GH-113476) and 3.12.2 (GH-113472) by giving each parse
   its own counter; CPython's changelog adds that in 3.12 the race could not occur anyway (garbage
-  collection no longer runs inside the converter), 3.10 never had the shared counter, and 3.13
-  shipped with the fix. So the lock is installed on 3.11.0 to 3.11.7 only (:func:`ast_lock_needed`).
+  collection no longer runs inside the converter). 3.10 never had the shared counter (gh-95185 was
+  not backported to it) and 3.13 shipped with the fix. So the lock is installed on 3.11.0 to 3.11.7
+  only (:func:`ast_lock_needed`; tests/green/test_ast_guard.py reproduces the race).
   There, our processes parse in threads more than one might think: the autoformalizer's sandbox
   policy checks model-written code in worker threads, ``traceback`` parses a source line to place
   its ``^^^`` carets, and ``inspect.signature`` and ``ast.literal_eval`` (lark's grammar loader) parse
