@@ -1,8 +1,10 @@
 """The anomaly assessment config: the request's part and the operator's part.
 
-A request's ``config`` is checked against ``green_agent/core/schemas/anomaly-config.schema.json`` (the single
-source of keys, types and defaults) by :mod:`green_agent.core.config`, so the first violation is a
-:class:`~green_agent.core.contract.RequestError` naming ``config.<field>``. The optional LLM judge is the
+A request's ``config`` is checked against :class:`AnomalyConfig`, the single source of its keys, types,
+bounds and defaults, by :func:`green_agent.core.config.validate_config`, so the first violation is a
+:class:`~green_agent.core.contract.RequestError` naming ``config.<field>``. The shipped
+``green_agent/core/schemas/anomaly-config.schema.json`` is generated from it
+(``python -m green_agent.anomaly.config --write``). The optional LLM judge is the
 operator's: the green agent calls it with its own API keys, so its model and endpoint come from the
 environment (:func:`judge_from_env`), never from a request.
 """
@@ -10,14 +12,37 @@ environment (:func:`judge_from_env`), never from a request.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, get_args
 
-from green_agent.core import config as config_schema
+from pydantic import ConfigDict, Field
+
+from green_agent.core.config import (
+    UNIQUE,
+    ConfigModel,
+    Number,
+    NumInstances,
+    NumShards,
+    ShardIndex,
+    check_shard,
+    schema_command,
+    validate_config,
+)
 from green_agent.kit.client.calls import Budget
 
 SCHEMA_NAME = "anomaly-config"
+Depth = Literal["shallow", "deep", "compound"]
+AnomalyType = Literal[
+    "numeric_change",
+    "entity_swap",
+    "negation",
+    "temporal",
+    "commonsense",
+    "kb_contradiction",
+    "logical_fallacy",
+]
 JUDGE_MODEL_ENV = "GREEN_AGENT_JUDGE_MODEL"
 """litellm model of the judge (``openai/gpt-4o-mini``, ``gemini/gemini-2.5-flash``); unset: no judge."""
 JUDGE_API_BASE_ENV = "GREEN_AGENT_JUDGE_API_BASE"
@@ -45,30 +70,58 @@ def judge_from_env(env: Mapping[str, str] | None = None) -> JudgeEndpoint | None
     return JudgeEndpoint(model, env.get(JUDGE_API_BASE_ENV, "").strip() or None)
 
 
-@dataclass(frozen=True)
-class AnomalyConfig:
-    """A validated config; an absent key takes the schema's default (no defaults here: one source)."""
+class AnomalyConfig(ConfigModel):
+    """The 'config' object of an AgentBeats request to the anomaly-detection green agent."""
 
-    documents: str | tuple[str, ...]
-    episodes_per_document: int
-    seed: int | str
-    feedback: str
-    robustness: bool
-    max_steps: int
-    timeout_s: float
-    episode_deadline_s: float
-    max_consecutive_failures: int
-    max_retries: int
-    max_response_bytes: int
-    concurrency: int
-    depths: tuple[str, ...]
-    types: tuple[str, ...]
-    anomalies_per_episode: int
-    shard_index: int
-    num_shards: int
-    num_instances: int | None
-    resume: bool
-    """Continue the journal of an earlier identical run (same request, same agent cards)."""
+    model_config = ConfigDict(  # merged with ConfigModel's
+        title="Anomaly-detection assessment config",
+        json_schema_extra={
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "anomaly-config.schema.json",
+        },
+    )
+
+    documents: (
+        Literal["all"]
+        | Annotated[tuple[Annotated[str, Field(min_length=1)], ...], Field(min_length=1), UNIQUE]
+    ) = "all"
+    """Document ids to use, or "all"."""
+    episodes_per_document: int = Field(1, ge=1, le=100)
+    """Episodes planned per document (depths go round-robin over them)."""
+    seed: int | str = 0
+    """Seeds injection, depth order and misleading feedback."""
+    feedback: Literal["none", "neutral", "misleading"] = "neutral"
+    """What the agent hears after each report: nothing, the truth, or sometimes a lie."""
+    robustness: bool = False
+    """Run every episode with neutral and with misleading feedback."""
+    max_steps: int = Field(40, ge=1, le=1000)
+    """Turns of one episode."""
+    timeout_s: Number = Field(60, gt=0)
+    """Per-turn budget."""
+    episode_deadline_s: Number = Field(900, gt=0)
+    """Wall-clock budget of one episode."""
+    max_consecutive_failures: int = Field(3, ge=1)
+    """Transport failures in a row that end an episode."""
+    max_retries: int = Field(1, ge=0, le=10)
+    """Retries of one turn after a retryable transport fault."""
+    max_response_bytes: int = Field(1 << 20, ge=1024)
+    """Largest reply accepted from a participant."""
+    concurrency: int = Field(4, ge=1, le=256)
+    """Episodes in flight per participant."""
+    depths: Annotated[tuple[Depth, ...], Field(min_length=1), UNIQUE] = get_args(Depth)
+    """How deep the planted anomalies hide, round-robin over the episodes."""
+    types: Annotated[tuple[AnomalyType, ...], Field(min_length=1), UNIQUE] = get_args(AnomalyType)
+    """Kinds of anomaly planted."""
+    anomalies_per_episode: int = Field(2, ge=1, le=4)
+    """Anomalies planted in each episode's document."""
+    shard_index: ShardIndex = 0
+    """This shard's index, 0 <= shard_index < num_shards."""
+    num_shards: NumShards = 1
+    """With num_shards > 1 only episodes whose index ≡ shard_index (mod num_shards) are assessed."""
+    num_instances: NumInstances = None
+    """AgentBeats' num_instances: only the first N planned episodes, split across all shards."""
+    resume: bool = False
+    """Continue the journal of an earlier run of this request against the same agents (same cards)."""
 
     def budget(self) -> Budget:
         """Budget of one turn."""
@@ -82,20 +135,16 @@ class AnomalyConfig:
 
     @property
     def primary_feedback(self) -> str:
+        """The feedback mode the headline metrics come from."""
         return self.feedback_passes()[0]
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def identity(self) -> dict[str, Any]:
-        """The fields that define the assessment (all but ``resume``), for the journal id."""
-        values = self.as_dict()
-        values.pop("resume")
-        return values
 
 
 def parse_config(raw: Mapping[str, Any] | None) -> AnomalyConfig:
     """Validate ``raw``; raise :class:`RequestError` naming the first bad field."""
-    config = config_schema.parse_config(AnomalyConfig, SCHEMA_NAME, raw)
-    config_schema.check_shard(config.shard_index, config.num_shards)
+    config = validate_config(AnomalyConfig, raw)
+    check_shard(config.shard_index, config.num_shards)
     return config
+
+
+if __name__ == "__main__":
+    sys.exit(schema_command(AnomalyConfig, SCHEMA_NAME, sys.argv[1:]))

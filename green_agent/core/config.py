@@ -1,13 +1,21 @@
-"""An assessor's config: a request mapping checked against a JSON Schema, then a frozen dataclass.
+"""An assessor's config: one pydantic model per plugin that both validates a request and states its schema.
 
-Every plugin keeps its config schema as package data (``green_agent/core/schemas/<name>.schema.json``); it
-is the single source of the keys, types and defaults. :func:`parse_config` turns the first violation
-into a :class:`~green_agent.core.contract.RequestError` with a one-line message naming the dotted field
-(``config.timeout_s: must be of type number, got 'fast'``), fills every absent key from the schema's
-``default``, and builds the plugin's dataclass (JSON arrays become tuples, integral floats of
-``integer`` keys become ints).
+A plugin declares its config as a subclass of :class:`ConfigModel`: each field's type, bounds, default
+and docstring are the one source of the keys. :func:`validate_config` checks a request's ``config``
+against it and turns the first violation into a one-line
+:class:`~green_agent.core.contract.RequestError` naming the dotted field
+(``config.timeout_s: must be of type number, got 'fast'``); :mod:`green_agent.core.config_errors` words
+it. ``Model.model_json_schema()`` is the same contract as a JSON Schema, shipped as
+``green_agent/core/schemas/<plugin>-config.schema.json`` for readers outside Python (regenerate with
+``python -m green_agent.<plugin>.config --write``; a test fails when the file and the model differ).
 
-Before the schema, :func:`refuse_operator_settings` turns away any key that names something the green
+The base is as strict as a JSON Schema: unknown keys are refused, a bool is not a number, a string is not
+a number, NaN and infinities are refused. Two things JSON transport does are undone: an integral float
+(``5.0``: A2A data parts carry every number as a float) is accepted for an integer key and becomes an int,
+and arrays become tuples. A number key keeps an int as an int (``120``, not ``120.0``), so a config
+records, hashes and renders exactly as it was sent.
+
+Before the model, :func:`refuse_operator_settings` turns away any key that names something the green
 agent would call with its operator's credentials (an LLM's model or endpoint, an API key): those are
 set by the operator, never by a request, whatever the plugin. A request naming ``judge_api_base`` made
 the anomaly assessor send ``OPENAI_API_KEY`` to the requester's server. The only outbound addresses a
@@ -16,44 +24,122 @@ request may name are its participants.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping
-from typing import Any, TypeVar
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any, TypeVar, get_args
 
-import jsonschema
-from jsonschema.exceptions import best_match
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    ValidationError,
+    WrapValidator,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import PydanticCustomError, core_schema
 
+from green_agent.core.config_errors import describe
 from green_agent.core.contract import RequestError
-from green_agent.core.schemas import load_schema
 
-ConfigT = TypeVar("ConfigT")
-
-MESSAGE_LIMIT = 200
-"""Characters of a validation message kept (it quotes the offending value, which may be huge)."""
 OPERATOR_SETTING = re.compile(
     r"(?:^|_)(?:model|api_base|base_url|endpoint|url|host)s?$",
     re.IGNORECASE,
 )
 """Config key names refused in every request: the model or address of a call the green agent would
 make with its own keys (``judge_model``, ``judge_api_base``, ``llm_base_url``, ``grader_endpoint``)."""
+SCHEMA_DIR = Path(__file__).parent / "schemas"
+"""Where the generated ``<plugin>-config.schema.json`` files ship."""
 
 
-def parse_config(cls: type[ConfigT], schema_name: str, raw: Mapping[str, Any] | None) -> ConfigT:
-    """``raw`` validated against the schema ``schema_name`` and built into ``cls`` (a dataclass)."""
-    schema = load_schema(schema_name)
+class ConfigModel(BaseModel):
+    """Base of every plugin's config: frozen, strict, closed, finite (see the module docstring)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        strict=True,
+        allow_inf_nan=False,
+        use_attribute_docstrings=True,
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _as_json_arrives(cls, data: Any) -> Any:
+        """Arrays as tuples; integral floats of integer keys as ints (the only two leniencies)."""
+        if not isinstance(data, Mapping):
+            return data
+        integers = _integer_fields(cls)
+        return {key: _from_json(value, key in integers) for key, value in data.items()}
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field in declaration order, JSON-serialisable (the reproducibility block)."""
+        return self.model_dump()
+
+    def identity(self) -> dict[str, Any]:
+        """The fields that define the assessment (all but ``resume``), for the journal id."""
+        values = self.as_dict()
+        values.pop("resume", None)
+        return values
+
+
+ConfigT = TypeVar("ConfigT", bound=ConfigModel)
+
+
+def _keep_int(value: Any, validate: Callable[[Any], Any]) -> Any:
+    checked = validate(value)
+    return value if type(value) is int else checked
+
+
+KEEP_INT = WrapValidator(_keep_int)
+"""Marker of a number key that returns an int unchanged; put it after the bounds when the key is
+nullable (``Annotated[float, Field(gt=0), KEEP_INT] | None``), or pydantic cannot write the bounds
+into the JSON Schema."""
+Number = Annotated[float, KEEP_INT]
+"""A JSON number (an int stays an int, a float a float; never a bool, NaN or an infinity)."""
+
+
+class UniqueItems:
+    """Annotated marker: an array with no repeated item (``uniqueItems`` in the JSON Schema)."""
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.no_info_after_validator_function(_unique, handler(source))
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        json_schema = handler(schema)
+        json_schema["uniqueItems"] = True
+        return json_schema
+
+
+UNIQUE = UniqueItems()
+
+ShardIndex = Annotated[int, Field(ge=0)]
+"""AgentBeats' ``shard_index``: this shard, ``0 <= shard_index < num_shards`` (:func:`check_shard`)."""
+NumShards = Annotated[int, Field(ge=1)]
+"""AgentBeats' ``num_shards``: units whose index ≡ shard_index (mod num_shards) are assessed."""
+NumInstances = Annotated[int, Field(ge=1)] | None
+"""AgentBeats' ``num_instances``: only the first N units, split across all shards; None: every unit."""
+
+
+def validate_config(model: type[ConfigT], raw: Mapping[str, Any] | None) -> ConfigT:
+    """``raw`` checked against ``model``; raise :class:`RequestError` naming the first bad field."""
     values = dict(raw or {})
     refuse_operator_settings(values)
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(values), key=lambda e: ([str(p) for p in e.path], str(e.validator)))
-    if errors:
-        field, reason = describe(errors[0], values, set(schema["properties"]))
-        raise RequestError(field, reason)
-    return cls(**{key: _value(values.get(key, spec.get("default")), spec) for key, spec in _props(schema)})
-
-
-def schema_defaults(schema_name: str) -> dict[str, Any]:
-    """Every key of the schema with its default, as :func:`parse_config` fills it in."""
-    return {key: _value(spec.get("default"), spec) for key, spec in _props(load_schema(schema_name))}
+    try:
+        return model.model_validate(values)
+    except ValidationError as exc:
+        field, reason = describe(exc.errors(), values, model_schema(model))
+        raise RequestError(field, reason) from None
 
 
 def refuse_operator_settings(raw: Mapping[str, Any]) -> None:
@@ -75,44 +161,49 @@ def check_shard(shard_index: int, num_shards: int) -> None:
         )
 
 
-def describe(error: jsonschema.ValidationError, raw: Mapping[str, Any], known: set[str]) -> tuple[str, str]:
-    """``(dotted field, one-line reason)`` of a validation error."""
-    path = [str(p) for p in error.path]
-    if not path and error.validator == "additionalProperties":
-        extra = sorted(set(raw) - known)
-        if extra:
-            return f"config.{extra[0]}", f"unknown key {extra[0]!r} (allowed: {', '.join(sorted(known))})"
-    field = ".".join(["config", *path])
-    if error.context:  # oneOf/anyOf: say why the branch of the value's own type failed
-        near = [e for e in error.context if e.validator not in ("type", "const")]
-        if not near:
-            return field, _one_line("; ".join(e.message for e in error.context))
-        error = best_match(near)
-    if error.validator == "type":
-        expected = error.validator_value
-        expected = " or ".join(expected) if isinstance(expected, list) else expected
-        return field, _one_line(f"must be of type {expected}, got {error.instance!r}")
-    if error.validator == "enum":
-        allowed = ", ".join(repr(v) for v in error.validator_value)
-        return field, _one_line(f"must be one of {allowed}, got {error.instance!r}")
-    return field, _one_line(error.message)
+@cache
+def model_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """``model.model_json_schema()``, made once per model (do not mutate)."""
+    return model.model_json_schema()
 
 
-def _one_line(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+def schema_text(model: type[BaseModel]) -> str:
+    """The JSON Schema file of ``model`` as shipped: two-space indent, UTF-8, one trailing newline."""
+    return json.dumps(model.model_json_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
-def _props(schema: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
-    return list(schema["properties"].items())
+def schema_command(model: type[BaseModel], name: str, argv: Sequence[str]) -> int:
+    """``python -m green_agent.<plugin>.config [--write]``: print the schema, or rewrite the shipped file."""
+    if list(argv) == ["--write"]:
+        path = SCHEMA_DIR / f"{name}.schema.json"
+        path.write_text(schema_text(model), encoding="utf-8")
+        print(f"wrote {path}")
+        return 0
+    if argv:
+        print(f"usage: python -m <plugin>.config [--write]  (rewrites {name}.schema.json)", file=sys.stderr)
+        return 2
+    sys.stdout.write(schema_text(model))
+    return 0
 
 
-def _value(value: Any, spec: Mapping[str, Any]) -> Any:
-    types = spec.get("type", [])
-    if (
-        isinstance(value, float)
-        and value.is_integer()
-        and "integer" in ([types] if isinstance(types, str) else types)
-    ):
-        return int(value)  # JSON numbers may arrive as floats
-    return tuple(value) if isinstance(value, list) else value
+@cache
+def _integer_fields(model: type[BaseModel]) -> frozenset[str]:
+    return frozenset(name for name, info in model.model_fields.items() if _mentions_int(info.annotation))
+
+
+def _mentions_int(annotation: Any) -> bool:
+    return annotation is int or any(_mentions_int(arg) for arg in get_args(annotation))
+
+
+def _from_json(value: Any, integer: bool) -> Any:
+    if isinstance(value, list):
+        return tuple(_from_json(item, False) for item in value)
+    if integer and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _unique(items: tuple[Any, ...]) -> tuple[Any, ...]:
+    if len(set(items)) != len(items):  # items are validated strings by now: hashable
+        raise PydanticCustomError("non_unique", "has non-unique elements")
+    return items

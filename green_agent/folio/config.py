@@ -1,60 +1,81 @@
-"""The FOLIO assessment config: JSON Schema validation at the edge, then a frozen dataclass.
+"""The FOLIO assessment config: one pydantic model that validates a request and states its JSON Schema.
 
-The schema (``green_agent/core/schemas/folio-config.schema.json``) is the single source of the keys,
-types and defaults; :mod:`green_agent.core.config` does the parsing, so the first violation is a
-:class:`~green_agent.core.contract.RequestError` naming the dotted field (``config.timeout_s``).
+:class:`FolioConfig` is the single source of the keys, types, bounds and defaults;
+:func:`green_agent.core.config.validate_config` checks a request against it, so the first violation is a
+:class:`~green_agent.core.contract.RequestError` naming the dotted field (``config.timeout_s``). The
+shipped ``green_agent/core/schemas/folio-config.schema.json`` is generated from it:
+``python -m green_agent.folio.config --write``.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from green_agent.core import config as config_schema
+from pydantic import ConfigDict, Field
+
+from green_agent.core.config import (
+    KEEP_INT,
+    UNIQUE,
+    ConfigModel,
+    Number,
+    NumInstances,
+    NumShards,
+    ShardIndex,
+    check_shard,
+    schema_command,
+    validate_config,
+)
 from green_agent.kit.client.calls import Budget
 
 SCHEMA_NAME = "folio-config"
+Variant = Literal["original", "rename", "shuffle", "distractor", "negate"]
 
 
-@dataclass(frozen=True)
-class FolioConfig:
-    """A validated FOLIO config (docs/architecture.md, Budgets); an absent key takes the schema's default
-    (no defaults here: the schema is the one source)."""
+class FolioConfig(ConfigModel):
+    """The 'config' object of an AgentBeats request to the FOLIO green agent (docs/architecture.md, Budgets)."""
 
-    dataset: str
-    """Manifest entry name or path to a FOLIO file."""
-    split: str | None
-    """Split to use (checked against the manifest entry)."""
-    limit: int | None
-    """Assess at most this many items (after ordering and sharding)."""
-    seed: int | str | None
-    """Seed of the stable item shuffle; ``None`` keeps file order."""
-    timeout_s: float
-    """Per-task wall-clock budget, retries included."""
-    max_retries: int
-    """Retries after retryable transport faults."""
-    concurrency: int
+    model_config = ConfigDict(  # merged with ConfigModel's
+        title="FOLIO assessment config",
+        json_schema_extra={
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://github.com/agentified-assessment/schemas/folio-config.schema.json",
+        },
+    )
+
+    dataset: str = Field("folio-sample", min_length=1)
+    """A dataset manifest entry name (scenarios/folio/manifest.toml) or a path to a FOLIO file."""
+    split: str | None = Field(None, min_length=1)
+    """Split to use; must agree with the manifest entry, or selects the entry '<dataset>-<split>'."""
+    limit: int | None = Field(None, ge=1)
+    """Assess only the first N items (after seeded ordering and sharding)."""
+    seed: int | str | None = None
+    """Seed of a stable shuffle of the item order; absent = file order."""
+    timeout_s: Number = Field(120, gt=0, le=86400)
+    """Wall-clock budget of one task to one participant, retries included."""
+    max_retries: int = Field(2, ge=0, le=10)
+    """Retries after a retryable transport fault (never after a failed task or a timeout)."""
+    concurrency: int = Field(8, ge=1, le=512)
     """Tasks in flight at once, per participant."""
-    deadline_s: float | None
-    """Budget of the whole run."""
-    max_response_bytes: int
-    """Largest reply accepted."""
-    expose_fol: bool
-    """Send the gold FOL with each task."""
-    shard_index: int
-    """This shard, ``0 <= shard_index < num_shards``."""
-    num_shards: int
-    """Number of shards; items with ``index % num_shards == shard_index`` are assessed."""
-    num_instances: int | None
-    """AgentBeats' ``num_instances``: the run assesses the dataset's first N items (file order), split
-    across all shards; None assesses every item."""
-    resume: bool
-    """Continue the journal of an earlier identical run (same request, same agent cards)."""
-    variants: tuple[str, ...]
-    """Versions of each item sent: ``original`` and/or proved variants (``rename``, ``shuffle``, ...)."""
-    data_dir: str | None
-    """Root for ``{data_dir}`` manifest paths (overrides ``$AGENTBEATS_DATA_DIR``)."""
+    deadline_s: Annotated[float, Field(gt=0), KEEP_INT] | None = None
+    """Budget of the whole run; items not finished by then are timeouts of kind 'deadline'."""
+    max_response_bytes: int = Field(1 << 20, ge=1024, le=1 << 30)
+    """Largest reply accepted from a participant."""
+    expose_fol: bool = False
+    """Also send the gold FOL of premises and conclusion (the reference agent needs it)."""
+    shard_index: ShardIndex = 0
+    """This shard's index, 0 <= shard_index < num_shards."""
+    num_shards: NumShards = 1
+    """With num_shards > 1 only items whose index ≡ shard_index (mod num_shards) are assessed."""
+    num_instances: NumInstances = None
+    """AgentBeats' num_instances: only the dataset's first N items (file order), split across all shards."""
+    resume: bool = False
+    """Continue the journal of an earlier run of this request against the same agents (same cards)."""
+    variants: Annotated[tuple[Variant, ...], Field(min_length=1), UNIQUE] = ("original",)
+    """Versions of each item sent: the original and/or prover-verified variants (docs/variants.md)."""
+    data_dir: str | None = Field(None, min_length=1)
+    """Root for manifest paths written '{data_dir}/...' (overrides $AGENTBEATS_DATA_DIR)."""
 
     def budget(self) -> Budget:
         """The per-call budget these settings describe."""
@@ -62,19 +83,13 @@ class FolioConfig:
             timeout_s=self.timeout_s, max_retries=self.max_retries, max_response_bytes=self.max_response_bytes
         )
 
-    def as_dict(self) -> dict[str, Any]:
-        """Every field, JSON-serialisable (for the reproducibility block)."""
-        return asdict(self)
-
-    def identity(self) -> dict[str, Any]:
-        """The fields that define the assessment (all but ``resume``), for the journal id."""
-        values = self.as_dict()
-        values.pop("resume")
-        return values
-
 
 def parse_config(raw: Mapping[str, Any] | None) -> FolioConfig:
-    """Validate ``raw`` against the schema and return the config; raise :class:`RequestError`."""
-    config = config_schema.parse_config(FolioConfig, SCHEMA_NAME, raw)
-    config_schema.check_shard(config.shard_index, config.num_shards)
+    """Validate ``raw`` and return the config; raise :class:`RequestError` naming the first bad field."""
+    config = validate_config(FolioConfig, raw)
+    check_shard(config.shard_index, config.num_shards)
     return config
+
+
+if __name__ == "__main__":
+    sys.exit(schema_command(FolioConfig, SCHEMA_NAME, sys.argv[1:]))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,7 @@ def test_defaults_come_from_the_schema() -> None:
 
 
 def test_schema_keys_match_the_dataclass() -> None:
-    assert set(load_schema("folio-config")["properties"]) == {f.name for f in fields(FolioConfig)}
+    assert set(load_schema("folio-config")["properties"]) == set(FolioConfig.model_fields)
     assert load_schema("folio-config")["additionalProperties"] is False
 
 
