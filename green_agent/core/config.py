@@ -196,8 +196,8 @@ def _mentions_int(annotation: Any) -> bool:
 
 
 def _from_json(value: Any, integer: bool) -> Any:
-    if isinstance(value, list):
-        return tuple(_from_json(item, False) for item in value)
+    if isinstance(value, list):  # one level: an array of arrays is a type error anyway, no recursion
+        return tuple(value)
     if integer and isinstance(value, float) and value.is_integer():
         return int(value)
     return value

@@ -5,8 +5,9 @@ tried (``('seed', 'str')``). A requester needs one line: the field as it appears
 (``config.depths.1``) and what is wrong with it, in the terms of the JSON Schema the request was written
 against (``must be of type integer or null, got 'all'``, ``0 is less than the minimum of 1``,
 ``unknown key 'timeout' (allowed: ...)``). Which error is "first": an unknown key before any value,
-then fields in name order; within a field, a broken rule (a bound, a length, a repeat) before a type
-mismatch of some other union branch, and the deepest place (an item of an array) before its container.
+then fields in name order; within a field, the deepest place (an item of an array: pydantic also
+counts an array of bad items as empty), and there a broken rule (a bound, a length, a repeat) before a
+type mismatch of some other union branch.
 """
 
 from __future__ import annotations
@@ -59,9 +60,9 @@ def describe(
     )
     top = located[0][0][:1]
     same_field = [pe for pe in located if pe[0][:1] == top]
-    rules = [pe for pe in same_field if pe[1]["type"] not in MISMATCH] or same_field
-    deepest = max(len(path) for path, _ in rules)
-    path, error = next(pe for pe in rules if len(pe[0]) == deepest)
+    deepest = max(len(path) for path, _ in same_field)
+    here = [pe for pe in same_field if len(pe[0]) == deepest]
+    path, error = next((pe for pe in here if pe[1]["type"] not in MISMATCH), here[0])
     value = _value_at(raw, path)
     if error["type"] in MISMATCH:
         reason = _mismatch(_subschema(schema, path), value) or error["msg"]
