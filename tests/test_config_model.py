@@ -123,3 +123,18 @@ def test_the_command_runs_as_documented() -> None:
         [sys.executable, "-m", "green_agent.folio.config"], capture_output=True, text=True, check=True
     )
     assert out.stdout == schema_text(FolioConfig) and out.stderr == ""
+
+
+@pytest.mark.parametrize(("parse", "model"), [(parse_folio, FolioConfig), (parse_anomaly, AnomalyConfig)])
+def test_an_unknown_key_lists_every_allowed_key_and_a_huge_one_stays_bounded(
+    parse: Any, model: type[ConfigModel]
+) -> None:
+    """The allowed list is ours, so it is never cut; the key is the requester's, so it is (checked by
+    hand: with the message bound applied to the whole line, the anomaly list lost its last eight keys)."""
+    with pytest.raises(RequestError) as info:
+        parse({"bogus": 1})
+    assert info.value.message.endswith(f"(allowed: {', '.join(sorted(model.model_fields))})")
+    with pytest.raises(RequestError) as info:
+        parse({"k" * 100_000: 1})
+    assert len(str(info.value)) < 700 and "\n" not in str(info.value)
+    assert info.value.field.startswith("config.kkk") and "unknown key 'kkk" in info.value.message

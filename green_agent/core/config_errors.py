@@ -20,6 +20,8 @@ from pydantic_core import ErrorDetails
 
 MESSAGE_LIMIT = 200
 """Characters of a message kept (it quotes the offending value, which may be huge)."""
+KEY_LIMIT = 60
+"""Characters of each key kept in a field's dotted name (a request's unknown key may be huge)."""
 MISMATCH = frozenset(
     {
         "int_type",
@@ -68,14 +70,17 @@ def describe(
         reason = _mismatch(_subschema(schema, path), value) or error["msg"]
     else:
         reason = _broken_rule(error, path, value, schema)
-    return ".".join(["config", *map(str, path)]), _one_line(reason)
+    field = ".".join(["config", *(str(part)[:KEY_LIMIT] for part in path)])
+    if error["type"] == "extra_forbidden":
+        return field, reason  # the key is quoted bounded; the allowed list is ours, kept whole
+    return field, _one_line(reason)
 
 
 def _broken_rule(error: ErrorDetails, path: Place, value: Any, schema: Mapping[str, Any]) -> str:
     kind, ctx, shown = error["type"], error.get("ctx", {}), _SHOWN.repr(value)
     if kind == "extra_forbidden":
         allowed = ", ".join(sorted(_subschema(schema, path[:-1]).get("properties", {})))
-        return f"unknown key {path[-1]!r} (allowed: {allowed})"
+        return f"unknown key {_SHOWN.repr(path[-1])} (allowed: {allowed})"
     if kind in BOUNDS:
         key, words = BOUNDS[kind]
         return f"{shown} {words} {_number(ctx[key])}"
