@@ -183,14 +183,15 @@ class Journal:
             os.close(fd)
 
 
-def valid_records(journal: Journal, schema_name: str) -> list[dict[str, Any]]:
-    """The journal's records that validate against ``green_agent/core/schemas/<schema_name>.schema.json``.
+def valid_records(journal: Journal, schema: str | Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The journal's records that validate against ``schema``: a JSON Schema, or the name of one of
+    ours (``green_agent/core/schemas/<name>.schema.json``; a third-party plugin brings its own).
 
     The one routine every plugin resumes through: a record that is partial, unreadable or of
     another shape (hand-edited, an older version) is set aside with a warning naming its line and
     why, so its unit is simply assessed again; it never fails the assessment.
     """
-    validator = jsonschema.Draft202012Validator(load_schema(schema_name))
+    validator = jsonschema.Draft202012Validator(load_schema(schema) if isinstance(schema, str) else schema)
     good: list[dict[str, Any]] = []
     bad: list[str] = []
     for number, record in journal.lines():

@@ -1,6 +1,7 @@
 """The ``Result`` artifact of a FOLIO assessment (docs/architecture.md, Results).
 
-One human text summary, one flat data part per participant (summary fields from
+The FOLIO plugin's summarising hooks: one human text summary, one flat data part per participant
+(the unit runner adds the envelope; summary fields from
 :func:`green_agent.report.summarize_items`, the dataset, the items, a reproducibility block) and,
 with two or more participants, a paired ``comparison`` part from :mod:`green_agent.core.scoring.compare`.
 The shape is fixed by ``green_agent/core/schemas/folio-result.schema.json``.
@@ -12,8 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
-from green_agent.core import contract
-from green_agent.core.contract import AssessmentResult, ParticipantPart
+from green_agent.core.contract import ParticipantPart
 from green_agent.core.declaration.fmt import pvalue
 from green_agent.core.resume import resume_lines
 from green_agent.core.scoring import summarize_items
@@ -55,7 +55,7 @@ def result_item(outcome: ItemOutcome, *, resumed: bool = False) -> dict[str, Any
     return item
 
 
-def participant_part(
+def participant_fields(
     role: str,
     outcomes: Sequence[ItemOutcome],
     *,
@@ -65,14 +65,14 @@ def participant_part(
     resumed_from: str | None,
     reproducibility: Mapping[str, Any],
     variants: VariantSet | None = None,
-) -> ParticipantPart:
-    """The flat data part of one participant; ``resumed`` holds the ids taken from ``resumed_from``.
-    With ``variants``, items name their source and kind and a ``robustness`` block is added."""
+) -> dict[str, Any]:
+    """The flat data part of one participant but its ``assessor`` and ``role`` (the unit runner puts
+    them in front); ``resumed`` holds the ids taken from ``resumed_from``. With ``variants``, items
+    name their source and kind and a ``robustness`` block is added."""
     items = [result_item(o, resumed=o.id in resumed) for o in outcomes]
     if variants is not None:
         annotate_items(items, variants)
-    part: dict[str, Any] = {"assessor": "folio", "role": role}
-    part.update(summarize_items(items, LABELS))
+    part: dict[str, Any] = dict(summarize_items(items, LABELS))
     part["time_used"] = round(time_used, 3)
     part["resumed_items"] = len(resumed)
     part["resumed_from"] = resumed_from if resumed else None
@@ -84,7 +84,7 @@ def participant_part(
         part["llm"] = llm
     if variants is not None:
         part["robustness"] = robustness(items, variants)
-    return contract.participant_part(part)
+    return part
 
 
 def participant_llm(
@@ -157,30 +157,7 @@ def summary_text(
     return "\n".join(lines)
 
 
-def build_result(
-    outcomes: Mapping[str, Sequence[ItemOutcome]],
-    *,
-    dataset: Mapping[str, Any],
-    time_used: Mapping[str, float],
-    resumed: Mapping[str, Set[str]],
-    resumed_from: str | None,
-    reproducibility: Mapping[str, Any],
-    variants: VariantSet | None = None,
-) -> AssessmentResult:
-    """The whole artifact: summary plus parts (participants, then the comparison if ≥2)."""
-    parts = [
-        participant_part(
-            role,
-            outs,
-            dataset=dataset,
-            time_used=time_used.get(role, 0.0),
-            resumed=resumed.get(role, set()),
-            resumed_from=resumed_from,
-            reproducibility=reproducibility,
-            variants=variants,
-        )
-        for role, outs in outcomes.items()
-    ]
+def closing(parts: Sequence[ParticipantPart], dataset: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """The summary text and the parts after the participants' (the paired comparison, with ≥2)."""
     comparison = compare(parts) if len(parts) >= 2 else None
-    others = [comparison] if comparison else []
-    return AssessmentResult.of(summary_text(parts, dataset, comparison), parts, others)
+    return summary_text(parts, dataset, comparison), [comparison] if comparison else []

@@ -1,10 +1,11 @@
 """The FOLIO assessor plugin: ``create(context) -> FolioAssessor`` (``green_agent.folio.assessor:create``).
 
 ``validate`` checks the config (JSON Schema), resolves and loads the dataset, selects the items
-and derives the assessment id; ``run`` fetches the participants' cards, continues the journal of an
-identical earlier request against the same agents only when ``resume`` is set, assesses
-the rest through the engine, appends each final outcome to the journal as it completes, and builds
-the ``Result`` artifact. Participant misbehaviour never raises: it becomes item outcomes.
+and derives the assessment id; ``run`` is the shared unit runner (:mod:`green_agent.core.runner`:
+cards, journal, resume, concurrency, progress, envelope) over this plugin's hooks: the items (or
+their variants) are the units, :class:`~green_agent.folio.engine.ItemSender` assesses one, and
+:mod:`green_agent.folio.artifact` summarises. Participant misbehaviour never raises: it becomes
+item outcomes.
 """
 
 from __future__ import annotations
@@ -12,10 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import time
-from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import datetime, timezone
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,17 +22,19 @@ from green_agent.core.contract import (
     AssessmentRequest,
     AssessmentResult,
     AssessorContext,
+    ParticipantPart,
     ProgressCallback,
     RequestError,
 )
-from green_agent.core.journal import Journal, assessment_id, valid_records
-from green_agent.core.resume import fetch_cards, journal_key
+from green_agent.core.journal import assessment_id
+from green_agent.core.runner import run_units
 from green_agent.core.scoring.repro import reproducibility_block
-from green_agent.folio.artifact import build_result
+from green_agent.core.units import FinishedRun, Participant, ProgressView, RoleRun, RunSettings, UnitPlugin
+from green_agent.folio.artifact import closing, participant_fields
 from green_agent.folio.config import FolioConfig, parse_config
 from green_agent.folio.datasets.items import DatasetError, FolioItem
 from green_agent.folio.datasets.manifest import LoadedDataset, load_manifest, resolve_dataset
-from green_agent.folio.engine import ItemOutcome, assess, select_items
+from green_agent.folio.engine import ItemOutcome, ItemSender, select_items
 from green_agent.folio.variants import ORIGINAL, VariantSet, generate_variants
 from green_agent.kit.client.messages import Transport
 
@@ -60,6 +61,8 @@ class FolioPlan:
     """Journal id: participants, config and dataset hash."""
     principal: str = ""
     """Who asked (``AssessmentRequest.principal``): part of the journal key."""
+    variants: VariantSet | None = None
+    """What is sent (the originals or their variants), made by ``prepare`` when the run starts."""
 
 
 def _refuse_host_paths(dataset: str, data_dir: str | None) -> None:
@@ -76,10 +79,12 @@ def _refuse_host_paths(dataset: str, data_dir: str | None) -> None:
         )
 
 
-class FolioAssessor:
+class FolioAssessor(UnitPlugin[FolioPlan, FolioItem, ItemOutcome]):
     """FOLIO: premises + conclusion -> True/False/Uncertain, scored against the gold label."""
 
     name = "folio"
+    journal_schema = JOURNAL_SCHEMA
+    counters = ("correct",)
 
     def __init__(self, run_dir: Path, *, manifest_only: bool = False) -> None:
         self.run_dir = Path(run_dir)
@@ -114,39 +119,29 @@ class FolioAssessor:
         """At most: each selected item once per variant kind (admission limits count this)."""
         return len(plan.items) * len(plan.config.variants)
 
-    def _open_journal(
-        self, plan: FolioPlan, key: str, items: tuple[FolioItem, ...]
-    ) -> tuple[Journal, dict[str, dict[str, ItemOutcome]]]:
-        """The journal ``key`` and, only when the config asks to resume, the outcomes it already holds."""
-        journal = Journal.for_assessment(self.run_dir, key)
-        if not plan.config.resume:
-            journal.start_fresh()
-            return journal, {role: {} for role in plan.participants}
-        done = self._resume(plan, journal, items)
-        log.info(
-            "assessment %s: resuming journal %s (%s)",
-            plan.assessment_id,
-            key,
-            {r: len(d) for r, d in done.items()},
+    async def run(
+        self, plan: FolioPlan, transport: Transport, progress: ProgressCallback
+    ) -> AssessmentResult:
+        return await run_units(self, plan, transport, progress, run_dir=self.run_dir)
+
+    def settings(self, plan: FolioPlan) -> RunSettings:
+        config = plan.config
+        return RunSettings(
+            participants=plan.participants,
+            request_key=plan.assessment_id,
+            principal=plan.principal,
+            resume=config.resume,
+            concurrency=config.concurrency,
+            card_timeout_s=config.timeout_s,
+            card_retries=config.max_retries,
+            deadline_s=config.deadline_s,
         )
-        return journal, done
 
-    def _resume(
-        self, plan: FolioPlan, journal: Journal, items: tuple[FolioItem, ...]
-    ) -> dict[str, dict[str, ItemOutcome]]:
-        wanted = {it.id: it.label for it in items}
-        done: dict[str, dict[str, ItemOutcome]] = {role: {} for role in plan.participants}
-        for record in valid_records(journal, JOURNAL_SCHEMA):
-            outcome = ItemOutcome(**record)
-            if outcome.role in done and wanted.get(outcome.id) == outcome.gold:
-                done[outcome.role][outcome.id] = outcome
-        return done
-
-    async def _variants(self, plan: FolioPlan, progress: ProgressCallback) -> VariantSet:
-        """The items to send: the originals, or (off the event loop) the proved variants of the plan's items."""
+    async def prepare(self, plan: FolioPlan, progress: ProgressCallback) -> FolioPlan:
+        """The plan with the items to send: the originals, or (off the event loop) the proved variants."""
         kinds, seed = plan.config.variants, plan.config.seed
         if kinds == (ORIGINAL,):
-            return generate_variants(plan.items, kinds, seed=seed)
+            return replace(plan, variants=generate_variants(plan.items, kinds, seed=seed))
         await progress(f"Generating and proving variants ({', '.join(kinds)}) of {len(plan.items)} items", {})
         jobs = min(VARIANT_JOBS, os.cpu_count() or 1) if len(plan.items) >= VARIANT_JOBS_FROM else 1
         variants = await asyncio.to_thread(
@@ -158,112 +153,81 @@ class FolioAssessor:
             variants.generated(),
             variants.skipped,
         )
-        return variants
+        return replace(plan, variants=variants)
 
-    async def run(
-        self, plan: FolioPlan, transport: Transport, progress: ProgressCallback
-    ) -> AssessmentResult:
-        started, clock = datetime.now(timezone.utc), time.monotonic()
-        variants = await self._variants(plan, progress)
-        cards, unavailable = await fetch_cards(
-            transport, plan.participants, timeout_s=plan.config.timeout_s, max_retries=plan.config.max_retries
-        )
-        key = journal_key(plan.assessment_id, cards, list(plan.participants), principal=plan.principal)
-        journal, done = self._open_journal(plan, key, variants.items)
-        tracker = _Progress(plan, len(variants.items), done, key, journal, progress, clock)
-        await tracker.start()
-        try:
-            outcomes = await assess(
-                plan.participants,
-                variants.items,
-                plan.config,
-                transport,
-                done=done,
-                on_outcome=tracker.on_outcome,
-                unavailable=unavailable,
+    def units(self, plan: FolioPlan) -> tuple[FolioItem, ...]:
+        return plan.items if plan.variants is None else plan.variants.items
+
+    def unit_key(self, unit: FolioItem) -> str:
+        return unit.id
+
+    def participant(self, plan: FolioPlan, who: Participant) -> ItemSender:
+        return ItemSender(who, plan.config)
+
+    def journal_record(self, outcome: ItemOutcome) -> dict[str, Any] | None:
+        """Every outcome of a call; not an item the run's deadline stopped (it is not the item's result)."""
+        return outcome.record() if outcome.attempts > 0 and outcome.kind != "deadline" else None
+
+    def record_key(self, record: Mapping[str, Any]) -> tuple[str, str]:
+        return record["role"], record["id"]
+
+    def restore(self, unit: FolioItem, record: Mapping[str, Any]) -> ItemOutcome | None:
+        """The journaled outcome, unless the item's gold label changed since."""
+        outcome = ItemOutcome(**record)
+        return outcome if outcome.gold == unit.label else None
+
+    def tally(self, outcome: ItemOutcome) -> dict[str, int]:
+        return {"correct": int(outcome.correct)}
+
+    def progress_text(self, plan: FolioPlan, view: ProgressView) -> str:
+        if view.starting:
+            resuming = "".join(
+                f"; {role}: resumed {n} of {view.units} items from journal {view.journal_key}"
+                for role, n in view.resumed.items()
+                if n
             )
-        finally:
-            # durable before the result goes out, also when the run is cancelled
-            await asyncio.shield(asyncio.to_thread(journal.close))
-        return build_result(
-            outcomes,
+            return f"Assessing {view.units} FOLIO items ({plan.dataset.name}){resuming}"
+        text = "; ".join(
+            f"{r}: {c['done']}/{c['total']} done, {c['correct']} correct" for r, c in view.counts.items()
+        )
+        return f"Assessing FOLIO — {text}"
+
+    def participant_fields(
+        self, plan: FolioPlan, run: FinishedRun[FolioItem, ItemOutcome], role: RoleRun[ItemOutcome]
+    ) -> dict[str, Any]:
+        return participant_fields(
+            role.role,
+            role.outcomes,
             dataset=plan.dataset.info(),
-            time_used=tracker.finished_at,
-            resumed={role: set(d) for role, d in done.items()},
-            resumed_from=key,
-            reproducibility=self._reproducibility(plan, started, cards, len(variants.items)),
-            variants=None if variants.kinds == (ORIGINAL,) else variants,
+            time_used=role.time_used,
+            resumed=role.resumed,
+            resumed_from=run.journal_key,
+            reproducibility=self._reproducibility(plan, run),
+            variants=None if plan.variants is None or plan.variants.kinds == (ORIGINAL,) else plan.variants,
         )
 
-    def _reproducibility(
-        self, plan: FolioPlan, started: datetime, cards: Mapping[str, Any], selected: int
-    ) -> dict[str, Any]:
+    def summarise(
+        self, plan: FolioPlan, run: FinishedRun[FolioItem, ItemOutcome], parts: Sequence[ParticipantPart]
+    ) -> tuple[str, list[dict[str, Any]]]:
+        return closing(parts, plan.dataset.info())
+
+    def _reproducibility(self, plan: FolioPlan, run: FinishedRun[FolioItem, ItemOutcome]) -> dict[str, Any]:
         """The block that lets a reader re-run this assessment (host paths withheld when public)."""
         return reproducibility_block(
             dataset={
                 **plan.dataset.info(),
                 "path": None if self.manifest_only else plan.dataset.path,
                 "format": plan.dataset.format,
-                "selected": selected,
+                "selected": len(run.units),
             },
             config={**plan.config.as_dict(), "assessment_id": plan.assessment_id},
             seed=plan.config.seed,
-            started_at=started,
-            finished_at=datetime.now(timezone.utc),
-            participants_cards=cards,
+            started_at=run.started_at,
+            finished_at=run.finished_at,
+            participants_cards=run.cards,
         )
-
-
-class _Progress:
-    """Per-role counts for the ``working`` updates; journals each final outcome as it arrives."""
-
-    def __init__(
-        self,
-        plan: FolioPlan,
-        total: int,
-        done: Mapping[str, Mapping[str, ItemOutcome]],
-        key: str,
-        journal: Journal,
-        progress: ProgressCallback,
-        clock: float,
-    ) -> None:
-        self.plan, self.journal, self.progress, self.key, self.total = plan, journal, progress, key, total
-        self.reused = {role: len(done[role]) for role in plan.participants}
-        self.counts = {
-            role: {
-                "done": self.reused[role],
-                "total": self.total,
-                "correct": sum(o.correct for o in done[role].values()),
-            }
-            for role in plan.participants
-        }
-        self.clock = clock
-        """``time.monotonic()`` when the run started."""
-        self.finished_at = dict.fromkeys(plan.participants, 0.0)
-        """Seconds from the start until each role's last outcome (its ``time_used``)."""
-
-    async def start(self) -> None:
-        resuming = "".join(
-            f"; {role}: resumed {n} of {self.total} items from journal {self.key}"
-            for role, n in self.reused.items()
-            if n
-        )
-        text = f"Assessing {self.total} FOLIO items ({self.plan.dataset.name}){resuming}"
-        await self.progress(text, self.counts)
-
-    async def on_outcome(self, outcome: ItemOutcome, n_done: int, n_total: int) -> None:
-        if outcome.attempts > 0 and outcome.kind != "deadline":  # a run's deadline is not the item's result
-            self.journal.append(outcome.record())  # group-committed off the event loop
-        self.finished_at[outcome.role] = time.monotonic() - self.clock
-        entry = self.counts[outcome.role]
-        entry["done"], entry["total"] = n_done, n_total
-        entry["correct"] += outcome.correct
-        text = "; ".join(
-            f"{r}: {c['done']}/{c['total']} done, {c['correct']} correct" for r, c in self.counts.items()
-        )
-        await self.progress(f"Assessing FOLIO — {text}", self.counts)
 
 
 def create(context: AssessorContext) -> FolioAssessor:
-    """Plugin factory named by ``green_agent.service.server.ASSESSORS['folio']``."""
+    """The plugin's factory (``--assessor folio`` finds it through :mod:`green_agent.folio.plugin`)."""
     return FolioAssessor(context.run_dir, manifest_only=context.manifest_only)

@@ -1,14 +1,12 @@
 """The FOLIO assessment core: items to participants under budgets, one outcome per (role, item).
 
 No a2a imports: participants are reached through a :class:`~green_agent.kit.client.messages.Transport`.
-Each participant gets ``concurrency`` workers that take items in order; each item is one
-:func:`~green_agent.kit.client.calls.call_participant` (per-task timeout, retries, response cap) followed by
-answer parsing. Outcomes are ``ok`` (correct or not), ``timeout`` (``kind`` ``timeout`` or
+The unit runner (:mod:`green_agent.core.runner`) gives each participant ``concurrency`` workers that
+take items in order; each item is one :func:`~green_agent.kit.client.calls.call_participant`
+(per-task timeout, retries, response cap) followed by answer parsing. Outcomes are ``ok`` (correct or not), ``timeout`` (``kind`` ``timeout`` or
 ``deadline``), ``runtime_error`` (``kind`` from the transport) or ``parse_error``; a failure is
 never turned into a label. Items not started when the run's deadline passes are ``timeout``/
 ``deadline`` with zero attempts.
-
-Records already finished (from a journal) are passed in as ``done`` and not sent again.
 """
 
 from __future__ import annotations
@@ -19,16 +17,17 @@ import json
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from green_agent.core.units import Participant
 from green_agent.folio.config import FolioConfig
 from green_agent.folio.datasets.items import FolioItem
 from green_agent.folio.evidence import failure_evidence, sane_usage
 from green_agent.folio.tasks import build_task
 from green_agent.kit.client.calls import CallResult, call_participant
-from green_agent.kit.client.messages import Reply, Transport
+from green_agent.kit.client.messages import Reply
 from green_agent.kit.declared import reply_llm
 from green_agent.logic.answers import parse_answer
 
@@ -80,10 +79,6 @@ class ItemOutcome:
         """JSON-ready dict (journal line): the fields themselves, not deep copies, as the journal
         encodes the line at once (``asdict`` copied every nested value of every item)."""
         return dict(vars(self))
-
-
-OutcomeCallback = Callable[[ItemOutcome, int, int], Awaitable[None]]
-"""``await on_outcome(outcome, done, total)`` — per participant counts, after every outcome."""
 
 
 def select_items(items: Sequence[FolioItem], config: FolioConfig) -> list[FolioItem]:
@@ -186,63 +181,20 @@ def _not_sent(role: str, item: FolioItem, status: str, kind: str, error: str) ->
     return ItemOutcome(role, item.id, item.label, None, status, False, None, 0, error, kind, None, None)
 
 
-async def assess_participant(
-    role: str,
-    url: str,
-    items: Sequence[FolioItem],
-    config: FolioConfig,
-    transport: Transport,
-    *,
-    done: Mapping[str, ItemOutcome] | None = None,
-    on_outcome: OutcomeCallback | None = None,
-    deadline: float | None = None,
-    unavailable: tuple[str, str] | None = None,
-) -> list[ItemOutcome]:
-    """Every item for one participant, in ``items`` order; ``done`` outcomes are reused as they are.
+class ItemSender:
+    """Sends one item to one participant under the run's budget and turns what happened into an outcome.
 
-    ``deadline`` is an absolute ``time.monotonic()``; ``unavailable`` (``(kind, reason)``, e.g.
-    ``card_unavailable`` or ``card_origin_mismatch``) records every remaining item as
-    ``runtime_error`` of that kind without sending anything.
+    One per participant and run (the unit runner's ``participant`` hook): the retry jitter's random
+    stream is the participant's. ``who.card_failure`` (e.g. ``card_unavailable`` or
+    ``card_origin_mismatch``) records every item as ``runtime_error`` of that kind without sending
+    anything; an item not started before ``who.deadline`` is ``timeout``/``deadline``.
     """
-    done = done or {}
-    results: dict[str, ItemOutcome] = {it.id: done[it.id] for it in items if it.id in done}
-    todo = [it for it in items if it.id not in results]
-    send = _Sender(role, url, config, transport, deadline, unavailable)
-    queue = iter(todo)
 
-    async def worker() -> None:
-        for item in queue:  # one shared iterator: each item goes to exactly one worker
-            outcome = await send(item)
-            results[outcome.id] = outcome
-            if on_outcome is not None:
-                await on_outcome(outcome, len(results), len(items))
-
-    workers = [asyncio.create_task(worker()) for _ in range(max(1, min(config.concurrency, len(todo))))]
-    try:
-        await asyncio.gather(*workers)
-    finally:
-        for w in workers:
-            w.cancel()
-        await asyncio.gather(*workers, return_exceptions=True)
-    return [results[it.id] for it in items]
-
-
-class _Sender:
-    """Sends one item to one participant under the run's budget and turns what happened into an outcome."""
-
-    def __init__(
-        self,
-        role: str,
-        url: str,
-        config: FolioConfig,
-        transport: Transport,
-        deadline: float | None,
-        unavailable: tuple[str, str] | None,
-    ) -> None:
-        self.role, self.url, self.config, self.transport = role, url, config, transport
-        self.deadline, self.unavailable = deadline, unavailable
+    def __init__(self, who: Participant, config: FolioConfig) -> None:
+        self.role, self.url, self.config, self.transport = who.role, who.url, config, who.transport
+        self.deadline, self.unavailable = who.deadline, who.card_failure
         self.budget = config.budget()
-        self.rng = random.Random(f"{role}:{config.seed}")
+        self.rng = random.Random(f"{who.role}:{config.seed}")
 
     async def __call__(self, item: FolioItem) -> ItemOutcome:
         if self.unavailable is not None:
@@ -264,34 +216,3 @@ class _Sender:
             return _not_sent(
                 self.role, item, "runtime_error", "assessor_error", f"{type(exc).__name__}: {exc}"
             )
-
-
-async def assess(
-    participants: Mapping[str, str],
-    items: Sequence[FolioItem],
-    config: FolioConfig,
-    transport: Transport,
-    *,
-    done: Mapping[str, Mapping[str, ItemOutcome]] | None = None,
-    on_outcome: OutcomeCallback | None = None,
-    unavailable: Mapping[str, tuple[str, str]] | None = None,
-) -> dict[str, list[ItemOutcome]]:
-    """Every participant concurrently (each with its own ``concurrency``); role -> outcomes in item order."""
-    deadline = None if config.deadline_s is None else time.monotonic() + config.deadline_s
-    done, unavailable = done or {}, unavailable or {}
-    runs = [
-        assess_participant(
-            role,
-            url,
-            items,
-            config,
-            transport,
-            done=done.get(role),
-            on_outcome=on_outcome,
-            deadline=deadline,
-            unavailable=unavailable.get(role),
-        )
-        for role, url in participants.items()
-    ]
-    outcomes = await asyncio.gather(*runs)
-    return dict(zip(participants, outcomes, strict=True))
