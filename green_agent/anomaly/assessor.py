@@ -1,7 +1,8 @@
 """The anomaly assessor plugin: plan episodes, run them over A2A (one context each), score, journal.
 
 ``validate`` checks the config and plans every episode (document, index, depth, feedback pass);
-``run`` plays each participant's episodes with bounded concurrency. A turn goes through
+``run`` is the shared unit runner (:mod:`green_agent.core.runner`) with the episodes as units: it
+plays each participant's episodes with bounded concurrency. A turn goes through
 :func:`~green_agent.kit.client.calls.call_participant`, so timeouts and runtime errors follow the shared
 taxonomy; ``max_consecutive_failures`` failed turns in a row end the episode. Finished episodes are
 journaled as they complete; a request with ``resume`` continues the journal of an identical earlier
@@ -10,7 +11,6 @@ run against the same agents (same cards), and says which episodes it took from t
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 import uuid
@@ -28,19 +28,19 @@ from green_agent.core.contract import (
     AssessmentRequest,
     AssessmentResult,
     AssessorContext,
+    ParticipantPart,
     ProgressCallback,
     RequestError,
-    participant_part,
 )
-from green_agent.core.journal import Journal, assessment_id, valid_records
-from green_agent.core.resume import fetch_cards, journal_key, resume_lines
+from green_agent.core.journal import assessment_id
+from green_agent.core.resume import resume_lines
+from green_agent.core.runner import run_units
+from green_agent.core.units import AssessUnit, FinishedRun, Participant, RoleRun, RunSettings, UnitPlugin
 from green_agent.kit.client.calls import call_participant
 from green_agent.kit.client.messages import OutboundMessage, Transport
 
 JOURNAL_SCHEMA = "anomaly-journal"
 """Schema every journaled episode is validated against before it is resumed."""
-EpisodeKey = tuple[str, str, str]
-"""``(role, episode_id, feedback)``: one episode of one participant under one feedback mode."""
 
 
 @dataclass(frozen=True)
@@ -84,10 +84,12 @@ def plan_episodes(config: AnomalyConfig, docs: dict[str, Document]) -> list[Epis
     return [s for n, s in enumerate(specs) if n % config.num_shards == config.shard_index]
 
 
-class AnomalyAssessor:
+class AnomalyAssessor(UnitPlugin[Plan, EpisodeSpec, dict[str, Any]]):
     """Multi-turn text-anomaly detection: the green agent as an environment."""
 
     name = "anomaly"
+    journal_schema = JOURNAL_SCHEMA
+    unit_noun = "episodes"
 
     def __init__(self, context: AssessorContext, judge: JudgeEndpoint | None = None) -> None:
         self.context = context
@@ -122,71 +124,60 @@ class AnomalyAssessor:
         return len(plan.episodes)
 
     async def run(self, plan: Plan, transport: Transport, progress: ProgressCallback) -> AssessmentResult:
-        start = time.monotonic()
-        cards, _ = await fetch_cards(  # a participant without a card fails its episodes' turns instead
-            transport, plan.participants, timeout_s=plan.config.timeout_s, max_retries=plan.config.max_retries
+        return await run_units(self, plan, transport, progress, run_dir=self.context.run_dir)
+
+    def settings(self, plan: Plan) -> RunSettings:
+        # a participant without a card fails its episodes' turns instead
+        config = plan.config
+        return RunSettings(
+            participants=plan.participants,
+            request_key=plan.assessment,
+            principal=plan.principal,
+            resume=config.resume,
+            concurrency=config.concurrency,
+            card_timeout_s=config.timeout_s,
+            card_retries=config.max_retries,
         )
-        key = journal_key(plan.assessment, cards, list(plan.participants), principal=plan.principal)
-        journal, done = self._open_journal(plan, key)
-        try:
-            results = await _play(plan, transport, progress, journal, done)
-        finally:  # every finished episode durable before the result goes out, also on cancellation
-            await asyncio.shield(asyncio.to_thread(journal.close))
-        elapsed = time.monotonic() - start
-        parts = []
-        for role, recs in zip(plan.participants, results, strict=True):
-            part = summarize(role, recs, primary=plan.config.primary_feedback, time_used=elapsed)
-            part["resumed_items"] = sum(1 for r in recs if r["resumed"])
-            part["resumed_from"] = key if part["resumed_items"] else None
-            parts.append(participant_part(part))
-        return AssessmentResult.of(summary_text(parts), parts)
 
-    def _open_journal(self, plan: Plan, key: str) -> tuple[Journal, dict[EpisodeKey, dict[str, Any]]]:
-        """The journal ``key`` and, only when the config asks to resume, the episodes it holds."""
-        journal = Journal.for_assessment(self.context.run_dir, key)
-        if not plan.config.resume:
-            journal.start_fresh()
-            return journal, {}
-        done = {
-            (rec["role"], rec["episode_id"], rec["feedback"]): {**rec, "resumed": True}
-            for rec in valid_records(journal, JOURNAL_SCHEMA)
-        }
-        return journal, done
+    def units(self, plan: Plan) -> tuple[EpisodeSpec, ...]:
+        return plan.episodes
+
+    def unit_key(self, unit: EpisodeSpec) -> str:
+        return _key(unit.episode_id, unit.feedback)
+
+    def participant(self, plan: Plan, who: Participant) -> AssessUnit[EpisodeSpec, dict[str, Any]]:
+        async def play(spec: EpisodeSpec) -> dict[str, Any]:
+            return await run_episode(who.transport, who.url, who.role, spec, plan)
+
+        return play
+
+    def journal_record(self, outcome: dict[str, Any]) -> dict[str, Any]:
+        return outcome
+
+    def record_key(self, record: Mapping[str, Any]) -> tuple[str, str]:
+        return record["role"], _key(record["episode_id"], record["feedback"])
+
+    def restore(self, unit: EpisodeSpec, record: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(record)
+
+    def participant_fields(
+        self, plan: Plan, run: FinishedRun[EpisodeSpec, dict[str, Any]], role: RoleRun[dict[str, Any]]
+    ) -> dict[str, Any]:
+        records = [
+            {**rec, "resumed": self.unit_key(spec) in role.resumed}
+            for spec, rec in zip(run.units, role.outcomes, strict=True)
+        ]
+        return summarize(role.role, records, primary=plan.config.primary_feedback, time_used=run.elapsed)
+
+    def summarise(
+        self, plan: Plan, run: FinishedRun[EpisodeSpec, dict[str, Any]], parts: Sequence[ParticipantPart]
+    ) -> tuple[str, list[dict[str, Any]]]:
+        return summary_text(parts), []
 
 
-async def _play(
-    plan: Plan,
-    transport: Transport,
-    progress: ProgressCallback,
-    journal: Journal,
-    done: Mapping[EpisodeKey, dict[str, Any]],
-) -> list[list[dict[str, Any]]]:
-    """Every participant's episodes (``done`` ones reused), journaling each as it finishes."""
-    total = len(plan.episodes) * len(plan.participants)
-    finished = [sum(1 for k in done if k[0] in plan.participants)]
-    counts = {
-        role: {"done": sum(1 for k in done if k[0] == role), "total": len(plan.episodes)}
-        for role in plan.participants
-    }
-
-    async def one(role: str, url: str, spec: EpisodeSpec, gate: asyncio.Semaphore) -> dict[str, Any]:
-        key = (role, spec.episode_id, spec.feedback)
-        if key in done:
-            return done[key]
-        async with gate:
-            record = await run_episode(transport, url, role, spec, plan)
-        journal.append(record)
-        finished[0] += 1
-        counts[role]["done"] += 1
-        await progress(f"{finished[0]}/{total} episodes finished", counts)
-        return {**record, "resumed": False}
-
-    async def participant(role: str, url: str) -> list[dict[str, Any]]:
-        gate = asyncio.Semaphore(plan.config.concurrency)
-        return list(await asyncio.gather(*(one(role, url, s, gate) for s in plan.episodes)))
-
-    await progress(f"{finished[0]}/{total} episodes finished", counts)
-    return list(await asyncio.gather(*(participant(r, u) for r, u in plan.participants.items())))
+def _key(episode_id: str, feedback: str) -> str:
+    """An episode's unit key: one episode under one feedback mode."""
+    return f"{episode_id}\x00{feedback}"
 
 
 async def run_episode(
