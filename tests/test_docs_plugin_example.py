@@ -114,11 +114,12 @@ def test_the_example_declaration_claims_and_validates_its_parts(plugin_dir: Path
     assert declaration.claims(part) and not declaration.claims({**part, "assessor": "folio"})
 
 
-def test_the_example_packaging_registers_the_declaration_and_runs_its_assessor(plugin_dir: Path) -> None:
+def test_the_example_packaging_registers_the_plugin_and_runs_its_assessor(plugin_dir: Path) -> None:
     project = tomllib.loads((plugin_dir / "pyproject.toml").read_text(encoding="utf-8"))
     target = project["project"]["entry-points"][ENTRY_POINT_GROUP]["arith"]
     module, _, attr = target.partition(":")
-    assert (plugin_dir / Path(*module.split("."))).with_suffix(".py").is_file()
-    assert f"\n{attr} = " in (plugin_dir / "arith_bench" / "declaration.py").read_text(encoding="utf-8")
+    source = (plugin_dir / Path(*module.split("."))).with_suffix(".py")
+    assert source.is_file()
+    assert f"\n{attr} = Plugin(" in source.read_text(encoding="utf-8")
     scenario = load_scenario(plugin_dir / "scenario.toml")
     assert "--assessor arith_bench.assessor:create" in " ".join(scenario.green.argv or ())

@@ -1,7 +1,8 @@
 """``python -m green_agent``: the assessor agent's CLI and A2A app.
 
-The assessor is a plugin chosen with ``--assessor``: a short name from :data:`ASSESSORS` or a
-``package.module:factory`` path, so a new benchmark plugs in without touching this file.
+The assessor is a plugin chosen with ``--assessor``: the name of an installed plugin (the registry,
+:mod:`green_agent.core.registry`) or a ``package.module:factory`` path, so a new benchmark plugs in
+without touching this file.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from starlette.types import ASGIApp
 
 from green_agent.core.contract import Assessor, AssessorContext, AssessorFactory
+from green_agent.core.registry import plugin_named, plugins
 from green_agent.kit.cli_args import positive_int
 from green_agent.kit.server.connection_limits import ConnectionLimits
 from green_agent.kit.server.intake import IntakeContextBuilder
@@ -34,28 +36,30 @@ from green_agent.kit.server.tenancy import Tenancy, TokenFileError, load_tokens
 from green_agent.service.admission import Admitting
 from green_agent.service.executor import AssessmentExecutor
 
-ASSESSORS: dict[str, str] = {
-    "folio": "green_agent.folio.assessor:create",
-    "anomaly": "green_agent.anomaly.assessor:create",
-}
-"""Built-in assessor plugins: name -> ``module:factory``."""
-
 
 class PluginError(Exception):
     """The ``--assessor`` value does not name a loadable plugin."""
 
 
 def load_assessor(spec: str, context: AssessorContext) -> Assessor[Any]:
-    """Resolve a plugin name or ``module:factory`` path and build the assessor."""
-    target = ASSESSORS.get(spec, spec)
-    module_name, _, attr = target.partition(":")
+    """Resolve an installed plugin's name or a ``module:factory`` path and build the assessor."""
+    plugin = plugin_named(spec)
+    if plugin is not None:
+        return plugin.factory(context)
+    module_name, _, attr = spec.partition(":")
     if not attr:
-        raise PluginError(f"unknown assessor {spec!r}: use one of {', '.join(ASSESSORS)} or 'module:factory'")
+        raise PluginError(f"unknown assessor {spec!r}: use one of {_known()} or 'module:factory'")
     try:
         factory: AssessorFactory = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as exc:
-        raise PluginError(f"cannot load assessor {spec!r} ({target}): {exc}") from None
+        raise PluginError(f"cannot load assessor {spec!r}: {exc}") from None
     return factory(context)
+
+
+def _known() -> str:
+    """The installed plugins' names, for messages (and a hint when there are none)."""
+    names = [p.name for p in plugins()]
+    return ", ".join(names) if names else "(no plugin installed: pip install -e . registers the built-ins)"
 
 
 def unwritable_run_dir(run_dir: Path) -> str | None:
@@ -132,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--assessor",
         default=os.environ.get("GREEN_AGENT_ASSESSOR", "folio"),
-        help=f"assessor plugin: {', '.join(ASSESSORS)} or module:factory (default: %(default)s)",
+        help=f"assessor plugin: {_known()} or module:factory (default: %(default)s)",
     )
     parser.add_argument(
         "--manifest-only",
