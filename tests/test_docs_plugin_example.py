@@ -47,12 +47,12 @@ def example_files() -> dict[str, str]:
     return {m["name"]: m["body"] for m in _BLOCK.finditer(section)}
 
 
-@pytest.fixture(scope="module")
-def plugin_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example laid out as the page shows it: ``arith_bench/{pyproject,scenario}.toml`` + package."""
+def write_example(root: Path) -> Path:
+    """The example laid out under ``root`` as the page shows it: ``arith_bench/{pyproject,scenario}.toml``
+    + package; returns the ``arith_bench`` folder (the one to put on the path)."""
     files = example_files()
     assert set(PACKAGE_FILES) | {"pyproject.toml", "scenario.toml"} <= files.keys(), sorted(files)
-    top = tmp_path_factory.mktemp("plugin") / "arith_bench"
+    top = root / "arith_bench"
     package = top / "arith_bench"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("", encoding="utf-8")
@@ -61,6 +61,11 @@ def plugin_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in ("pyproject.toml", "scenario.toml"):
         (top / name).write_text(files[name], encoding="utf-8")
     return top
+
+
+@pytest.fixture(scope="module")
+def plugin_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_example(tmp_path_factory.mktemp("plugin"))
 
 
 def adder(text: str, data: Mapping[str, Any]) -> str:
