@@ -6,7 +6,7 @@ publishes what the assessor returns as the ``Result`` artifact. Assessors talk t
 through a :class:`~green_agent.kit.client.messages.Transport`.
 
 Data flows one way: request -> assessor.validate -> assessor.run (outbound messages -> replies ->
-outcomes) -> AssessmentResult. What a result looks like and how it is reported is declared apart,
+outcomes) -> AssessmentResult. ``run`` is normally the shared unit runner (:mod:`green_agent.core.runner`). What a result looks like and how it is reported is declared apart,
 in :mod:`green_agent.core.declaration`.
 """
 
@@ -41,8 +41,9 @@ class AssessmentRequest:
     config: dict[str, Any]
     """Assessor-specific configuration, validated by the assessor's JSON Schema."""
     principal: str = ""
-    """Who sent it, when the agent has principals (``--auth-tokens-file``); '' otherwise. An assessor
-    passes it to :func:`~green_agent.core.resume.journal_key`, so each principal resumes its own journals only."""
+    """Who sent it, when the agent has principals (``--auth-tokens-file``); '' otherwise. The unit runner
+    folds it into the journal key (:func:`~green_agent.core.resume.journal_key`), so each principal
+    resumes its own journals only."""
 
 
 ProgressCallback = Callable[[str, Mapping[str, Any]], Awaitable[None]]
@@ -146,4 +147,5 @@ class AssessorContext:
 
 
 AssessorFactory = Callable[[AssessorContext], "Assessor[Any]"]
-"""A plugin's ``create(context)``; the green agent never looks inside the plan it makes."""
+"""A plugin's ``create(context)`` (the ``factory`` of its :class:`~green_agent.core.registry.Plugin`);
+the green agent never looks inside the plan it makes."""
