@@ -9,9 +9,11 @@ processes under ``valgrind --tool=callgrind`` against the minimal a2a-sdk server
 them with ``callgrind_control``):
 
 * raw: ``bench_green_cpu``'s minimal a2a-sdk client sending the assessment's task messages;
-* engine: the green agent's own loop, :func:`green_agent.folio.engine.assess_participant` through
-  :class:`~green_agent.kit.client.transport.A2ATransport`, each outcome appended to a :class:`~green_agent.core.journal.Journal`,
-  with the collector tuned as ``serve()`` tunes it.
+* engine: the green agent's own loop, the FOLIO plugin on the unit runner
+  (:func:`green_agent.core.runner.run_units`) through :class:`~green_agent.kit.client.transport.A2ATransport`,
+  each outcome journaled and followed by a progress update, counted from the first update (card
+  fetched, journal open) to the last outcome (the result's assembly is not counted), with the
+  collector tuned as ``serve()`` tunes it.
 
 Both run a2a-sdk configured alike (see ``bench_green_cpu``: the green agent's process defaults
 reach every process started here). It prints instructions per item and their ratio. The green-agent *server* is not counted here:
@@ -47,10 +49,8 @@ MARK = "import subprocess, os; subprocess.run(['callgrind_control', '-i', '{stat
 ENGINE = """
 import asyncio, os, subprocess, sys, tempfile
 from pathlib import Path
-from green_agent.folio.datasets.loaders import load_items
-from green_agent.folio.config import parse_config
-from green_agent.folio.engine import assess_participant
-from green_agent.core.journal import Journal
+from green_agent.core.contract import AssessmentRequest
+from green_agent.folio.assessor import FolioAssessor
 from green_agent.kit.client.transport import A2ATransport
 from green_agent.kit.server.serving import settle_heap
 
@@ -58,22 +58,31 @@ def mark(state):
     subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], capture_output=True)
 
 async def main(url, dataset, concurrency):
-    items = load_items(Path(dataset), "v2")
-    config = parse_config({"dataset": dataset, "concurrency": concurrency, "timeout_s": 600})
-    async with A2ATransport(call_slots=asyncio.Semaphore(256)) as transport:
-        await assess_participant("p", url, items[:20], config, transport)  # card, connections
-        settle_heap()
-        with tempfile.TemporaryDirectory() as tmp:
-            journal = Journal(Path(tmp) / "items.jsonl")
-            async def on_outcome(outcome, done, total):
-                journal.append(outcome.record())
-            mark("on")
-            outcomes = await assess_participant("p", url, items, config, transport, on_outcome=on_outcome)
-            journal.close()
-            mark("off")
-    bad = [o for o in outcomes if o.status != "ok"]
-    if bad:
-        sys.exit(f"{len(bad)} items not answered: {bad[0].error}")
+    config = {"dataset": dataset, "concurrency": concurrency, "timeout_s": 600}
+    with tempfile.TemporaryDirectory() as tmp:
+        assessor = FolioAssessor(Path(tmp))
+        plan = assessor.validate(AssessmentRequest({"p": url}, config))
+        total = len(plan.items)
+
+        async def quiet(text, counts):
+            pass
+
+        async def counting(text, counts):  # on after the card and the journal, off after the last outcome
+            done = counts["p"]["done"]
+            if done == 0:
+                mark("on")
+            elif done == total:
+                mark("off")
+
+        async with A2ATransport(call_slots=asyncio.Semaphore(256)) as transport:
+            warm = assessor.validate(AssessmentRequest({"p": url}, {**config, "limit": 20}))
+            await assessor.run(warm, transport, quiet)  # card, connections
+            settle_heap()
+            result = await assessor.run(plan, transport, counting)
+    part = result.parts[0]
+    if part["answered"] != total:
+        bad = next(it for it in part["items"] if it["status"] != "ok")
+        sys.exit(f"{total - part['answered']} items not answered: {bad['error']}")
 
 asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))
 """
