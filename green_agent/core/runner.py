@@ -238,5 +238,9 @@ class UnitAssessor(Generic[PlanT, UnitT, OutcomeT]):
     def validate(self, request: AssessmentRequest) -> PlanT:
         return self.plugin.validate(request)
 
+    def items_per_participant(self, plan: PlanT) -> int:
+        """Units each participant is sent: the green agent's ``--max-items`` admission limit counts these."""
+        return len(self.plugin.units(plan))
+
     async def run(self, plan: PlanT, transport: Transport, progress: ProgressCallback) -> AssessmentResult:
         return await run_units(self.plugin, plan, transport, progress, run_dir=self.run_dir)
