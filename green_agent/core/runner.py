@@ -114,8 +114,9 @@ def _fresh_or_resume(
     journal: Journal,
     units: Sequence[UnitT],
 ) -> dict[str, dict[str, OutcomeT]]:
-    """Role -> unit key -> outcome taken from the journal: nothing unless the request asks to resume
-    (then the journal is truncated), else every valid record that still fits one of ``units``."""
+    """Role -> unit key -> outcome taken from the journal: a fresh start (the journal truncated) unless
+    the request asks to resume; then every record that passes the plugin's schema and still fits
+    one of ``units``."""
     done: dict[str, dict[str, OutcomeT]] = {role: {} for role in settings.participants}
     if not settings.resume:
         journal.start_fresh()

@@ -7,14 +7,16 @@ journal key, fresh-or-resume, concurrency, progress, cancellation, closing the j
 
 - ``validate``, as every assessor (the request checked, the plan made), and ``settings``: the
   participants, the request's identity and the budgets the runner needs from the plan;
-- its units (``units``; ``prepare`` may first complete the plan off the event loop), and how a unit and a journal record are identified (``unit_key``,
-  ``record_key``);
+- its units (``units``; ``prepare`` may first complete the plan off the event loop), and how a
+  unit and a journal record are identified (``unit_key``, ``record_key``);
 - how to assess one unit for one participant (``participant`` returns the coroutine function),
   returning an outcome it can journal (``journal_record``) and read back (``restore``);
 - how to summarise the outcomes (``participant_fields`` per role, ``summarise`` for the text and
   any extra parts).
 
-Subclass :class:`UnitPlugin` explicitly to inherit the defaults of the optional members.
+Subclass :class:`UnitPlugin` explicitly to inherit the defaults of the optional members
+(``prepare``, ``counters``/``tally``, ``unit_noun``/``progress_text``). The whole table and a
+worked example: docs/architecture.md, Run loop.
 """
 
 from __future__ import annotations
