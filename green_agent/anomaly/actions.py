@@ -1,7 +1,8 @@
 """The participant's actions: their names and arguments, and parsing one action out of a reply.
 
 A reply carries one action: a data part with an ``action`` key, else a JSON object with an
-``action`` key in the text (the last one wins: agents revise themselves). Anything else is an
+``action`` key in the text (the last one wins: agents revise themselves; the bounded search is
+:func:`green_agent.llm.json_object.last_json_object`). Anything else is an
 :class:`ActionError` with a ``kind`` (``unparseable``, ``unknown_action``, ``bad_argument``) that the
 environment records and answers with an error observation.
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from green_agent.anomaly.injection import TYPES
+from green_agent.llm import last_json_object
 
 ACTIONS: dict[str, str] = {
     "REQUEST_CONTEXT": '{"action": "REQUEST_CONTEXT", "segment_id": "S2"}',
@@ -76,25 +78,12 @@ def _text(args: Mapping[str, Any], key: str, *, required: bool = True) -> str:
     return value.strip()
 
 
-def _find_json(text: str) -> dict[str, Any] | None:
-    decoder = json.JSONDecoder()
-    found = None
-    for start in (i for i, ch in enumerate(text) if ch == "{"):
-        try:
-            obj, _ = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(obj, dict) and "action" in obj:
-            found = obj
-    return found
-
-
 def extract(text: str, data: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The raw action object of a reply (data part first, then JSON in the text)."""
     for part in reversed(list(data)):
         if isinstance(part, Mapping) and "action" in part:
             return dict(part)
-    found = _find_json(text or "")
+    found = last_json_object(text or "", with_key="action")
     if found is None:
         raise ActionError(
             "unparseable", "no action found: reply with one JSON object such as " + ACTIONS["FINALIZE"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from green_agent.anomaly.actions import ActionError, extract
+from green_agent.llm import last_json_object
 from white_agents.common.llm import LLMClient
 
 MEMORY_ITEMS = 40
@@ -71,9 +71,8 @@ class LLMPolicy:
             return {"action": "FINALIZE"}
         prompt = f"Working memory:\n{self.memory.render()}\n\nCurrent observation:\n{text}"
         answer = await self._complete(prompt)
-        try:
-            action = extract(answer, [])
-        except ActionError:
+        action = last_json_object(answer, with_key="action")
+        if action is None:
             action = {"action": "INVALID", "raw": answer[:500]}
         self.last_action = action
         return action
