@@ -35,6 +35,43 @@ import resource
 import signal
 import sys
 
+# Nothing beyond the standard library's core may load here before the user's code runs (``typing`` is an
+# allow-listed module a program may only get by importing it), so the types below exist for mypy alone:
+# ``TYPE_CHECKING`` is a plain constant mypy reads as true, and the annotations that name these types are
+# strings. mypy also sees the three modules the bootstrap loads by path under their package names.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import CodeType, FrameType, ModuleType
+    from typing import Literal, NoReturn, TypedDict
+
+    KernelLayers = Literal["off", "best-effort", "required"]
+    """``off`` under namespaces; in the fallback ``required``, or ``best-effort`` for a weak sandbox."""
+
+    class RunConfig(TypedDict):
+        """What the runner decides for one run (``runner.run_sandboxed``)."""
+
+        user_file: str
+        policy: Literal["on", "off"]
+        allowed: list[str]
+        preload: list[str]
+        cpu_s: int
+        memory_bytes: int
+        file_bytes: int
+        nofile: int
+        nproc: int
+        drop_uid: int | None
+        supervise: bool
+        unshare_net: bool
+        kernel_layers: KernelLayers
+
+    class ChildConfig(RunConfig):
+        """The JSON argument of this script: the run's settings plus where this process finds things."""
+
+        control_fd: int
+        z3_dir: str
+
+
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 PR_SET_PDEATHSIG = 1
@@ -70,10 +107,10 @@ class Channel:
 
 
 def main() -> None:
-    config = json.loads(sys.argv[1])
+    config: ChildConfig = json.loads(sys.argv[1])
     channel = Channel(config["control_fd"])
     libc = ctypes.CDLL(None, use_errno=True)
-    layers = []
+    layers: list[str] = []
     parent = None  # in a PID namespace the parent is not ours to check; --die-with-parent covers it
     if config["supervise"]:
         parent = _become_supervisor(libc)  # returns in the forked program process only
@@ -94,7 +131,10 @@ def main() -> None:
     here = os.path.dirname(os.path.abspath(__file__))
     if policy:
         sys.path.insert(0, here)
-        import hook  # next to this file; read it before privileges drop
+        if TYPE_CHECKING:
+            from white_agents.autoformalizer.sandbox import hook
+        else:
+            import hook  # next to this file; read it before privileges drop
 
         del sys.path[0]
     _drop_privileges(libc, config, layers, parent)
@@ -110,9 +150,13 @@ def main() -> None:
     os._exit(_run_user_code(code, user_file, channel, traceback))
 
 
-def _run_user_code(code, user_file: str, channel: Channel, traceback) -> int:
+def _run_user_code(code: "CodeType", user_file: str, channel: Channel, traceback: "ModuleType") -> int:
     """Run the program; its exit status, with the reserved codes for refusals and memory."""
-    namespace = {"__name__": "__main__", "__file__": user_file, "__builtins__": __builtins__}
+    namespace: dict[str, object] = {
+        "__name__": "__main__",
+        "__file__": user_file,
+        "__builtins__": __builtins__,
+    }
     namespace["exit"] = namespace["quit"] = sys.exit
     status = 0
     try:
@@ -153,7 +197,7 @@ def _become_supervisor(libc: ctypes.CDLL) -> int:
     if pid == 0:
         return supervisor
 
-    def stop(signum, _frame) -> None:
+    def stop(signum: int, _frame: "FrameType | None") -> None:
         _kill_descendants()
         os._exit(128 + signum)
 
@@ -168,7 +212,7 @@ def _become_supervisor(libc: ctypes.CDLL) -> int:
         os._exit(EXIT_BOOTSTRAP)
 
 
-def _exit_like(code: int) -> None:
+def _exit_like(code: int) -> "NoReturn":
     """Exit with the program's status, or die of its signal so the parent sees that signal.
 
     SIGKILL cannot be given a disposition (``signal.signal`` raises for it) and needs none; any other
@@ -196,7 +240,8 @@ def _kill_descendants() -> None:
 
 
 def _descendants(root: int) -> list[int]:
-    found, todo = [], [root]
+    found: list[int] = []
+    todo = [root]
     while todo:
         pid = todo.pop()
         with contextlib.suppress(OSError):
@@ -208,7 +253,7 @@ def _descendants(root: int) -> list[int]:
     return found
 
 
-def _set_limits(config: dict) -> None:
+def _set_limits(config: "ChildConfig") -> None:
     cpu = config["cpu_s"]
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_AS, (config["memory_bytes"],) * 2)
@@ -221,10 +266,10 @@ def _set_limits(config: dict) -> None:
 def _unshare_network(libc: ctypes.CDLL) -> bool:
     """Move into a fresh network namespace (only a downed loopback). False if the kernel refuses."""
     flags = CLONE_NEWNET if os.geteuid() == 0 else CLONE_NEWUSER | CLONE_NEWNET
-    return libc.unshare(flags) == 0
+    return bool(libc.unshare(flags) == 0)
 
 
-def _preload(config: dict) -> None:
+def _preload(config: "ChildConfig") -> None:
     """Import what the code imports while files are readable (policy on: the static check saw every
     import; off: the guess spares a program reading the standard library after the privilege drop)."""
     allowed = frozenset(config["allowed"]) | {"__future__"}
@@ -236,7 +281,7 @@ def _preload(config: dict) -> None:
     import ast  # noqa: F401  (traceback imports it lazily, for carets; later imports are refused)
 
 
-def _traceback_ready():
+def _traceback_ready() -> "ModuleType":
     """``traceback``, after formatting one traceback while every import is still allowed.
 
     It imports some modules only when it first formats one (3.13: ``tokenize`` to read source lines,
@@ -254,7 +299,7 @@ def _traceback_ready():
     return traceback
 
 
-def _drop_privileges(libc: ctypes.CDLL, config: dict, layers: list[str], parent: int | None) -> None:
+def _drop_privileges(libc: ctypes.CDLL, config: "ChildConfig", layers: list[str], parent: int | None) -> None:
     if os.geteuid() == 0 and config["drop_uid"] is not None:
         uid = config["drop_uid"]
         os.setgroups([])
@@ -272,7 +317,7 @@ SYSTEM_LIBRARIES = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib"
 """Read-only for Landlock: the shared libraries an extension module or libz3 may still load."""
 
 
-def _confine(config: dict, layers: list[str], here: str, z3_dir: str) -> None:
+def _confine(config: "ChildConfig", layers: list[str], here: str, z3_dir: str) -> None:
     """Landlock, then seccomp, on this (the program's) process; see the module docstring, step 6.
 
     Landlock binds only the calling thread, so the process must still have one. A layer that fails is
@@ -280,14 +325,17 @@ def _confine(config: dict, layers: list[str], here: str, z3_dir: str) -> None:
     runs without it, and ``layers`` says what is in force.
     """
     sys.path.insert(0, here)
-    import landlock
-    import seccomp
+    if TYPE_CHECKING:
+        from white_agents.autoformalizer.sandbox import landlock, seccomp
+    else:
+        import landlock
+        import seccomp
 
     del sys.path[0]
     required = config["kernel_layers"] == "required"
     read = [p for p in sys.path if p and p != z3_dir] + [os.path.join(z3_dir, "z3"), *SYSTEM_LIBRARIES]
     threads = len(os.listdir("/proc/self/task"))
-    steps = (
+    steps: tuple[tuple[str, Callable[[], str]], ...] = (
         ("landlock", lambda: landlock.restrict(read, [os.getcwd(), "/dev/null"])),
         ("seccomp", seccomp.install),
     )
@@ -302,14 +350,14 @@ def _confine(config: dict, layers: list[str], here: str, z3_dir: str) -> None:
                 os._exit(EXIT_BOOTSTRAP)
 
 
-def _print_traceback(traceback, user_file: str) -> str:
+def _print_traceback(traceback: "ModuleType", user_file: str) -> str:
     """Print the current exception with only the user's frames; line numbers are the user's.
 
     Source lines are looked up after filtering, so the bootstrap's own file is never read.
     """
     _, exc, tb = sys.exc_info()
     te = traceback.TracebackException(type(exc), exc, tb, lookup_lines=False)
-    seen = set()
+    seen: set[int] = set()
     todo = [te]
     while todo:
         current = todo.pop()

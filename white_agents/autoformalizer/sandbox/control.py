@@ -54,18 +54,22 @@ class ControlEvents:
 
 def parse_events(raw: bytes) -> ControlEvents:
     """Validate each line against :data:`EVENT_SCHEMA`; keep the first event of each kind."""
-    first: dict[str, dict] = {}
+    layers: tuple[str, ...] | None = None
+    details: dict[str, str] = {}
     for line in raw.decode("utf-8", "replace").splitlines():
         try:
             event = json.loads(line)
         except ValueError:
             continue
-        if _VALIDATOR.is_valid(event):
-            first.setdefault(event["kind"], event)
-    started = first.get("started")
+        if not _VALIDATOR.is_valid(event):
+            continue
+        if event["kind"] == "started":
+            layers = tuple(event["layers"]) if layers is None else layers
+        else:
+            details.setdefault(event["kind"], event["detail"])
     return ControlEvents(
-        started=started is not None,
-        layers=tuple(started["layers"]) if started else (),
-        forbidden=first.get("forbidden", {}).get("detail", ""),
-        error=first.get("error", {}).get("detail", ""),
+        started=layers is not None,
+        layers=layers or (),
+        forbidden=details.get("forbidden", ""),
+        error=details.get("error", ""),
     )

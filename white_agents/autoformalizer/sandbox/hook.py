@@ -10,6 +10,25 @@ bootstrap can end the run with the reserved "forbidden" exit status even when th
 import os
 import sys
 
+# Loaded before the user's code with the standard library's core only (``typing`` is for the program to
+# import, under the allowlist), so these types exist for mypy alone; annotations naming them are strings.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from types import ModuleType
+    from typing import Any, NoReturn, Protocol
+
+    AuditArgs = tuple[Any, ...]
+    """An audit event's arguments: their shapes differ by event (typeshed's ``sys.addaudithook`` type)."""
+    Refuse = Callable[[str, AuditArgs], NoReturn]
+    AuditHook = Callable[[str, AuditArgs], None]
+
+    class Report(Protocol):
+        """The control channel's ``report(kind, **fields)`` (``child.Channel.report``)."""
+
+        def __call__(self, kind: str, **fields: object) -> None: ...
+
+
 # Events that are always refused. Prefix match on the event name.
 BLOCKED_PREFIXES = (
     "socket.",
@@ -84,7 +103,7 @@ PATH_EVENTS = frozenset(
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
-def install(cwd: str, read_roots: tuple[str, ...], allowed: frozenset[str], report) -> None:
+def install(cwd: str, read_roots: tuple[str, ...], allowed: frozenset[str], report: "Report") -> None:
     """Install the allowlist finder and the audit hook; ``report("forbidden", ...)`` hears every refusal.
 
     Nothing of the hook stays reachable from the program: its state lives in closures that read no
@@ -98,11 +117,11 @@ def install(cwd: str, read_roots: tuple[str, ...], allowed: frozenset[str], repo
     sys.modules.pop(__name__, None)
 
 
-def make_refuse(report):
+def make_refuse(report: "Report") -> "Refuse":
     """``refuse(event, args)``: report the refusal, then raise PermissionError (no global lookups)."""
     _permission_error, _len, _repr = PermissionError, len, repr
 
-    def refuse(event: str, args: tuple) -> None:
+    def refuse(event: str, args: "AuditArgs") -> "NoReturn":
         text = _repr(args)
         detail = event + (text if _len(text) <= 200 else text[:197] + "...")
         report("forbidden", event=event, detail=detail)
@@ -111,7 +130,9 @@ def make_refuse(report):
     return refuse
 
 
-def make_hook(cwd: str, read_roots: tuple[str, ...], allowed: frozenset[str], report):
+def make_hook(
+    cwd: str, read_roots: tuple[str, ...], allowed: frozenset[str], report: "Report"
+) -> "tuple[AuditHook, Refuse]":
     """The audit hook and its ``refuse(event, args)`` (reports, then raises PermissionError).
 
     Every name the returned functions use is bound here, in their closure: the builtins, the
@@ -127,8 +148,12 @@ def make_hook(cwd: str, read_roots: tuple[str, ...], allowed: frozenset[str], re
     path_events, write_flags, allowed = frozenset(PATH_EVENTS), int(WRITE_FLAGS), frozenset(allowed)
     _isinstance, _any, _bool, _str, _bytes, _int = isinstance, any, bool, str, bytes, int
 
-    def absolute(path: object) -> str:
-        """``os.path.abspath`` without ``posixpath`` (whose globals the program could rebind)."""
+    def absolute(path: "Any") -> str:
+        """``os.path.abspath`` without ``posixpath`` (whose globals the program could rebind).
+
+        ``path`` is an audit event's argument (str, bytes or PathLike), typed like the event's arguments:
+        the closure's own ``_isinstance`` keeps the program's rebinding out but does not narrow for mypy.
+        """
         full = fspath(path)
         if _isinstance(full, _bytes):
             full = full.decode("utf-8", "surrogateescape")
@@ -143,15 +168,15 @@ def make_hook(cwd: str, read_roots: tuple[str, ...], allowed: frozenset[str], re
                 parts.append(part)
         return "/" + "/".join(parts)
 
-    def in_cwd(path: object) -> bool:
+    def in_cwd(path: "Any") -> bool:
         full = absolute(path)
         return full == cwd or full.startswith(inside)
 
-    def readable(path: object) -> bool:
+    def readable(path: "Any") -> bool:
         full = absolute(path)
         return full == cwd or full.startswith(inside) or full.startswith(read_prefixes)
 
-    def hook(event: str, args: tuple) -> None:
+    def hook(event: str, args: "AuditArgs") -> None:
         if event == "open":
             path, mode, flags = args
             if _isinstance(path, _int):
@@ -185,11 +210,13 @@ class AllowlistFinder:
     program can reach and remove it once it holds ``sys`` (a convenience, like the whole policy layer).
     """
 
-    def __init__(self, allowed: frozenset[str], refuse) -> None:
+    def __init__(self, allowed: frozenset[str], refuse: "Refuse") -> None:
         self._allowed = allowed
         self._refuse = refuse
 
-    def find_spec(self, name: str, path=None, target=None):
+    def find_spec(
+        self, name: str, path: "Sequence[str] | None" = None, target: "ModuleType | None" = None
+    ) -> None:
         if name.split(".")[0] not in self._allowed:
             self._refuse("import", (name,))
         return None

@@ -69,7 +69,7 @@ class Observed:
     )
 
 
-def watch(proc: subprocess.Popen, control_fd: int, budget: Budget, *, supervised: bool) -> Observed:
+def watch(proc: subprocess.Popen[bytes], control_fd: int, budget: Budget, *, supervised: bool) -> Observed:
     """Follow ``proc`` until it ends or a limit fires; then make sure its whole tree is dead."""
     seen = Observed()
     with selectors.DefaultSelector() as selector, os.fdopen(control_fd, "rb", buffering=0) as control:
@@ -103,7 +103,7 @@ def watch(proc: subprocess.Popen, control_fd: int, budget: Budget, *, supervised
     return seen
 
 
-def stop_tree(proc: subprocess.Popen, *, supervised: bool) -> None:
+def stop_tree(proc: subprocess.Popen[bytes], *, supervised: bool) -> None:
     """Kill every process of the run and wait until the first one is gone.
 
     Supervised (fallback): SIGTERM asks the bootstrap's supervisor to kill everything it reaped, then
@@ -226,7 +226,7 @@ def _drain(selector: selectors.BaseSelector, seen: Observed, max_output: int) ->
             return
 
 
-def _reaped(proc: subprocess.Popen, seen: Observed) -> bool:
+def _reaped(proc: subprocess.Popen[bytes], seen: Observed) -> bool:
     pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
     if pid != proc.pid:
         return False
@@ -235,7 +235,7 @@ def _reaped(proc: subprocess.Popen, seen: Observed) -> bool:
     return True
 
 
-def _reap(proc: subprocess.Popen, seen: Observed, deadline: float) -> None:
+def _reap(proc: subprocess.Popen[bytes], seen: Observed, deadline: float) -> None:
     with contextlib.suppress(ChildProcessError):
         while not _reaped(proc, seen):
             if time.monotonic() >= deadline:

@@ -30,7 +30,7 @@ import time
 import traceback
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from white_agents.autoformalizer.sandbox import isolation as iso
 from white_agents.autoformalizer.sandbox.child import EXIT_BOOTSTRAP, EXIT_FORBIDDEN, EXIT_MEMORY
@@ -38,6 +38,11 @@ from white_agents.autoformalizer.sandbox.control import ControlEvents, parse_eve
 from white_agents.autoformalizer.sandbox.monitor import Budget, Observed, watch
 from white_agents.autoformalizer.sandbox.policy import DEFAULT_ALLOWED, check_code, imported_modules
 from white_agents.autoformalizer.sandbox.uid import run_uid
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from white_agents.autoformalizer.sandbox.child import ChildConfig, KernelLayers, RunConfig
 
 __all__ = ["DEFAULT_ALLOWED", "SandboxResult", "SandboxStatus", "arun_sandboxed", "run_sandboxed"]
 
@@ -74,6 +79,21 @@ class SandboxResult:
     kernel layers."""
     policy: Policy = "on"
     """``off``: no static check and no audit hook (OS isolation only)."""
+
+
+class SandboxLimits(TypedDict, total=False):
+    """The keyword arguments of :func:`run_sandboxed` that :func:`arun_sandboxed` passes on."""
+
+    timeout_s: float
+    cpu_s: int
+    memory_mb: int
+    max_output_bytes: int
+    allowed_imports: frozenset[str]
+    file_mb: int
+    max_open_files: int
+    max_processes: int
+    policy: Policy
+    isolation: str | None
 
 
 def run_sandboxed(
@@ -115,7 +135,7 @@ def run_sandboxed(
         host_file.chmod(0o644)
         if uid is not None and mode == "fallback":
             os.chown(workdir, uid, uid)
-        config = {
+        config: RunConfig = {
             "user_file": USER_FILE,
             "policy": policy,
             "allowed": sorted(allowed_imports),
@@ -150,7 +170,7 @@ def process_ceiling(max_processes: int) -> int:
     return 2 * max_processes
 
 
-def _kernel_layers(mode: iso.Isolation) -> str:
+def _kernel_layers(mode: iso.Isolation) -> KernelLayers:
     """``off`` under namespaces; in the fallback ``required``, or ``best-effort`` when the operator allowed
     a weak sandbox (the result then says ``weak-sandbox`` if Landlock or seccomp was missing)."""
     if mode == "namespaces":
@@ -158,7 +178,7 @@ def _kernel_layers(mode: iso.Isolation) -> str:
     return "best-effort" if iso.weak_sandbox_allowed() else "required"
 
 
-async def arun_sandboxed(code: str, **limits) -> SandboxResult:
+async def arun_sandboxed(code: str, **limits: Unpack[SandboxLimits]) -> SandboxResult:
     """``run_sandboxed`` in a worker thread, for async callers such as the A2A server.
 
     Canceling the caller (an A2A ``CancelTask``) kills the run's process tree, and the cancellation
@@ -175,17 +195,16 @@ async def arun_sandboxed(code: str, **limits) -> SandboxResult:
 
 
 def _spawn_and_watch(
-    mode: iso.Isolation, workdir: str, config: dict, budget: Budget
+    mode: iso.Isolation, workdir: str, run_config: RunConfig, budget: Budget
 ) -> tuple[Observed, ControlEvents]:
     control_r, control_w = os.pipe()
-    config["control_fd"] = control_w
+    z3_dir = iso.INNER_LIB if mode == "namespaces" else str(Path(_z3_package()).parent)
+    config: ChildConfig = {**run_config, "control_fd": control_w, "z3_dir": z3_dir}
     boot = [iso.interpreter(), "-I", "-S", "-B", "-u"]
     if mode == "namespaces":
-        config["z3_dir"] = iso.INNER_LIB
         prefix = iso.bwrap_prefix(work_files={USER_FILE: f"{workdir}/{USER_FILE}"}, z3_package=_z3_package())
         argv, cwd, home = [*prefix, *boot, f"{iso.INNER_BOOT}/{_CHILD.name}"], "/", iso.INNER_WORK
     else:
-        config["z3_dir"] = str(Path(_z3_package()).parent)
         argv, cwd, home = [*boot, str(_CHILD)], workdir, workdir
     try:
         proc = subprocess.Popen(
