@@ -64,7 +64,7 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 
-# mypy --strict over green_agent/ (settings in pyproject.toml, [tool.mypy]).
+# mypy --strict over green_agent/ and white_agents/ (settings in pyproject.toml, [tool.mypy]).
 typecheck: install
 	$(BIN)/mypy
 

@@ -10,12 +10,14 @@ apply_process_defaults()  # before anything below imports a2a-sdk: see green_age
 import argparse
 import sys
 
+from starlette.types import ASGIApp
+
 from green_agent.kit.server.serving import add_server_args, card_url_from_args, serve
 from white_agents.anomaly_baseline.agent_server import create_participant_app
 from white_agents.anomaly_baseline.policy import BaselinePolicy
 
 
-def create_app(url: str, max_contexts: int = 256):
+def create_app(url: str, max_contexts: int = 256) -> ASGIApp:
     return create_participant_app(
         BaselinePolicy,
         name="anomaly baseline (rules, no LLM)",

@@ -7,6 +7,7 @@ cue phrases; report at most ``MAX_REPORTS`` findings and finalize. Deterministic
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 MAX_REPORTS = 4
@@ -61,6 +62,8 @@ _LIMITS = {
     "metres": 100000,
 }
 """Commonsense ceilings for values written with these units."""
+Finding = tuple[str, str, str, list[str]]
+"""What a rule found: (segment id, anomaly type, description, evidence)."""
 _STOP = set(
     [
         "the",
@@ -180,7 +183,7 @@ class BaselinePolicy:
         ordered = sorted(found.values(), key=lambda r: int(r["segment_id"][1:]))
         return ordered[:MAX_REPORTS]
 
-    def _sums(self):
+    def _sums(self) -> Iterator[Finding]:
         for seg, text in self.texts.items():
             if not re.search(r"\b(in all|in total|total)\b", text):
                 continue
@@ -188,21 +191,21 @@ class BaselinePolicy:
             if len(values) >= 3 and not any(2 * v == sum(values) for v in values):
                 yield seg, "numeric_change", f"the numbers {values} do not add up to the stated total", [seg]
 
-    def _fallacies(self):
+    def _fallacies(self) -> Iterator[Finding]:
         for seg, text in self.texts.items():
             low = text.lower()
             cue = next((c for c in _FALLACY if c in low), None)
             if cue:
                 yield seg, "logical_fallacy", f"fallacious inference ('{cue}')", [seg]
 
-    def _commonsense(self):
+    def _commonsense(self) -> Iterator[Finding]:
         for seg, text in self.texts.items():
             for value, unit in numbers(text):
                 limit = _LIMITS.get(unit)
                 if limit is not None and abs(value) > limit:
                     yield seg, "commonsense", f"{value} {unit} is implausible", [seg]
 
-    def _kb_numbers(self):
+    def _kb_numbers(self) -> Iterator[Finding]:
         for fact in self.facts.values():
             parts = fact["value"].replace(",", "").split()
             if len(parts) < 2 or not parts[0].lstrip("-").isdigit():
@@ -225,7 +228,7 @@ class BaselinePolicy:
                         [*agreeing, fact["fact_id"]],
                     )
 
-    def _roles(self):
+    def _roles(self) -> Iterator[Finding]:
         roles = {
             f["subject"]: f["value"].lower()
             for f in self.facts.values()
@@ -239,7 +242,7 @@ class BaselinePolicy:
                     owner = next((n for n, r in roles.items() if words & _content(r)), "someone else")
                     yield seg, "entity_swap", f"{name} is called the {role}, a role of {owner}", [seg]
 
-    def _years(self):
+    def _years(self) -> Iterator[Finding]:
         origin: int | None = None
         for fact in self.facts.values():
             if _YEAR.fullmatch(fact["value"]):
@@ -274,7 +277,7 @@ class BaselinePolicy:
                         if y < origin:
                             yield seg, "temporal", f"{y} is before the origin year {origin}", [seg]
 
-    def _negations(self):
+    def _negations(self) -> Iterator[Finding]:
         segs = list(self.texts)
         for i, a in enumerate(segs):
             for b in segs[i + 2 :]:

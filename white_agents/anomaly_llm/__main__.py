@@ -14,7 +14,7 @@ apply_process_defaults()  # before anything below imports a2a-sdk: see green_age
 import argparse
 import sys
 
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from green_agent.kit.server.serving import add_server_args, card_url_from_args
 from white_agents.anomaly_baseline.agent_server import create_participant_app
@@ -31,7 +31,7 @@ from white_agents.common.server import serve_llm_app
 PROG = "python -m white_agents.anomaly_llm"
 
 
-def create_app(url: str, settings: LLMSettings, *, max_contexts: int = 256) -> Starlette:
+def create_app(url: str, settings: LLMSettings, *, max_contexts: int = 256) -> ASGIApp:
     """The participant app: one :class:`LLMPolicy` per episode, sharing one LLM client."""
     llm = LLMClient(settings)
     return create_participant_app(

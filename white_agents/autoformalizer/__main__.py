@@ -9,12 +9,10 @@ from green_agent.kit.process import apply_process_defaults
 apply_process_defaults()  # before anything below imports a2a-sdk: see green_agent/kit/process.py
 
 import argparse
-import contextlib
 import sys
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from starlette.applications import Starlette
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from white_agents.autoformalizer.sandbox.isolation import (
     allow_weak_sandbox,
@@ -58,8 +56,8 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def make_app(args: argparse.Namespace, settings: LLMSettings, url: str) -> Starlette:
-    from white_agents.autoformalizer.agent import AutoformalizerAgent, create_app
+def make_app(args: argparse.Namespace, settings: LLMSettings, url: str) -> ASGIApp:
+    from white_agents.autoformalizer.agent import AutoformalizerAgent, Mode, create_app
     from white_agents.autoformalizer.fol_mode import FolMode
     from white_agents.autoformalizer.z3py_mode import Z3PyMode
 
@@ -75,29 +73,28 @@ def make_app(args: argparse.Namespace, settings: LLMSettings, url: str) -> Starl
         refusal = startup_refusal()
         if refusal:
             raise ConfigError(refusal)
-        mode = Z3PyMode(sandbox_timeout_s=args.sandbox_timeout, solver_timeout_ms=args.solver_timeout_ms)
+        mode: Mode = Z3PyMode(
+            sandbox_timeout_s=args.sandbox_timeout, solver_timeout_ms=args.solver_timeout_ms
+        )
     else:
         mode = FolMode(solver_timeout_ms=args.solver_timeout_ms)
     agent = AutoformalizerAgent(
         LLMClient(settings), mode, max_repairs=args.max_repairs, fallback_label=args.fallback_label
     )
     app = create_app(agent, url)
-    if args.mode == "z3py":
-        _announce_at_startup(app)
-    return app
+    return _announce_at_startup(app) if args.mode == "z3py" else app
 
 
-def _announce_at_startup(app: Starlette) -> None:
-    """Log the sandbox's isolation once logging is set up (one line; a warning for a weak sandbox)."""
-    inner = app.router.lifespan_context
+def _announce_at_startup(app: ASGIApp) -> ASGIApp:
+    """``app``, logging the sandbox's isolation when the server starts its lifespan, i.e. once logging
+    is set up (one line; a warning for a weak sandbox)."""
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app_: Starlette) -> AsyncIterator[Any]:
-        announce()
-        async with inner(app_) as state:
-            yield state
+    async def announcing(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            announce()
+        await app(scope, receive, send)
 
-    app.router.lifespan_context = lifespan
+    return announcing
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any, Protocol
 
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from green_agent.kit.server.serving import skill
 from white_agents.autoformalizer import prompts
@@ -124,7 +124,7 @@ def _reply_text(mode: str, outcome: AttemptOutcome, attempt: int) -> str:
     return "\n".join(lines)
 
 
-def create_app(agent: AutoformalizerAgent, url: str) -> Starlette:
+def create_app(agent: AutoformalizerAgent, url: str) -> ASGIApp:
     """The A2A app for the auto-formalization agent."""
     return create_agent_app(
         agent,

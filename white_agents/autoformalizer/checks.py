@@ -31,7 +31,7 @@ _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOT
 
 def extract_block(text: str, languages: tuple[str, ...]) -> str | None:
     """The last fenced block tagged with one of ``languages`` (or untagged if none is tagged)."""
-    blocks = [(lang.lower(), body) for lang, body in _FENCE.findall(text)]
+    blocks: list[tuple[str, str]] = [(lang.lower(), body) for lang, body in _FENCE.findall(text)]
     tagged = [body for lang, body in blocks if lang in languages]
     if tagged:
         return tagged[-1].strip("\n")

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 
 from a2a.types import AgentSkill
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from green_agent.kit.server.serving import add_server_args, agent_card, build_app, card_url_from_args, serve
 from white_agents.common.executor import FolioAgent, FolioAgentExecutor
@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 def create_agent_app(
     agent: FolioAgent, url: str, *, description: str, skills: Sequence[AgentSkill]
-) -> Starlette:
+) -> ASGIApp:
     """The ASGI app serving ``agent`` with a card advertising ``url``."""
     card = agent_card(name=agent.name, description=description, url=url, skills=skills)
     runtime = getattr(agent, "runtime", None)
@@ -69,7 +69,7 @@ def run_llm_agent(
     description: str,
     default_port: int,
     add_args: Callable[[argparse.ArgumentParser], None] | None = None,
-    make_app: Callable[[argparse.Namespace, LLMSettings, str], Starlette],
+    make_app: Callable[[argparse.Namespace, LLMSettings, str], ASGIApp],
 ) -> int:
     """Parse flags, check the LLM settings (exit 2 with one line if unusable), serve; litellm is
     imported in the background once the card is being served (:mod:`white_agents.common.startup`)."""
@@ -88,7 +88,7 @@ def run_llm_agent(
     return serve_llm_app(prog, app, args, settings)
 
 
-def serve_llm_app(prog: str, app: Starlette, args: argparse.Namespace, settings: LLMSettings) -> int:
+def serve_llm_app(prog: str, app: ASGIApp, args: argparse.Namespace, settings: LLMSettings) -> int:
     """Check the key (and, with ``--check-endpoint``, the endpoint: exit 2 with one line), quiet
     library logs, serve the card at once and import litellm in the background."""
     problem = missing_credentials(settings)

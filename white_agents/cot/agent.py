@@ -4,7 +4,7 @@ assessor's parser decides (and records a parse error if it cannot)."""
 
 from __future__ import annotations
 
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from green_agent.kit.server.serving import skill
 from white_agents.common.llm import LLMClient
@@ -67,7 +67,7 @@ class CotAgent:
         return Answer(text=completion.text, label=label, usage=completion.usage, diagnostics=diagnostics)
 
 
-def create_app(agent: CotAgent, url: str) -> Starlette:
+def create_app(agent: CotAgent, url: str) -> ASGIApp:
     """The A2A app for the CoT agent."""
     return create_agent_app(
         agent,

@@ -6,7 +6,7 @@ import argparse
 import threading
 from collections.abc import Sequence
 
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from green_agent.kit.server.serving import (
     add_server_args,
@@ -21,7 +21,7 @@ from white_agents.reference.agent import ReferenceExecutor, warm
 DEFAULT_PORT = 9019
 
 
-def create_app(card_url: str, *, timeout_ms: int = 5000) -> Starlette:
+def create_app(card_url: str, *, timeout_ms: int = 5000) -> ASGIApp:
     """The reference agent's A2A app, advertising ``card_url``."""
     card = agent_card(
         name="FOLIO reference (gold FOL + Z3)",
