@@ -27,6 +27,7 @@ from typing import Literal
 
 Isolation = Literal["namespaces", "fallback"]
 Requested = Literal["auto", "namespaces", "fallback"]
+_REQUESTED: tuple[Requested, ...] = ("auto", "namespaces", "fallback")
 
 ISOLATION_ENV = "AUTOFORMALIZER_SANDBOX_ISOLATION"
 """Environment variable that forces the isolation (``auto`` by default)."""
@@ -67,9 +68,10 @@ log = logging.getLogger(__name__)
 def requested_isolation(value: str | None = None) -> Requested:
     """``value`` or the environment's choice; ValueError names the allowed values."""
     choice = (value or os.environ.get(ISOLATION_ENV) or "auto").strip().lower()
-    if choice not in ("auto", "namespaces", "fallback"):
-        raise ValueError(f"sandbox isolation must be auto, namespaces or fallback, not {choice!r}")
-    return choice  # type: ignore[return-value]
+    for allowed in _REQUESTED:
+        if choice == allowed:
+            return allowed
+    raise ValueError(f"sandbox isolation must be auto, namespaces or fallback, not {choice!r}")
 
 
 def resolve_isolation(value: str | None = None) -> Isolation:

@@ -37,7 +37,8 @@ DEFAULT_ALLOWED: frozenset[str] = frozenset(
 def _parse(code: str, filename: str = "<unknown>") -> ast.Module:
     """``ast.parse`` one thread at a time (the sandbox is called from several threads at once, and
     CPython 3.11's parser is not safe for that: see green_agent/kit/process.py)."""
-    return process.parse(code, filename)  # type: ignore[no-any-return]
+    tree: ast.Module = process.parse(code, filename)  # mode "exec": a Module
+    return tree
 
 
 ALWAYS_ALLOWED: frozenset[str] = frozenset({"__future__"})
@@ -307,10 +308,11 @@ def _file_parameter(call: ast.Call) -> str | None:
     return None
 
 
-def _string_annotation(node: ast.AST) -> str | None:
+def _string_annotation(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.AnnAssign | ast.arg) -> str | None:
     """``typing.get_type_hints`` evaluates string annotations as code, out of the check's sight."""
-    function = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-    annotation = node.returns if function else node.annotation  # type: ignore[attr-defined]
+    annotation = (
+        node.returns if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else node.annotation
+    )
     parts = ast.walk(annotation) if annotation is not None else ()
     if any(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in parts):
         return (

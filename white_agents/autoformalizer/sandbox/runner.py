@@ -223,8 +223,9 @@ def _spawn_and_watch(
     try:
         seen = watch(proc, control_r, budget, supervised=mode == "fallback")
     finally:
-        proc.stdout.close()  # type: ignore[union-attr]
-        proc.stderr.close()  # type: ignore[union-attr]
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:  # always set: both are PIPE
+                pipe.close()
     return seen, parse_events(bytes(seen.pipes["control"]))
 
 
