@@ -36,40 +36,16 @@ import signal
 import sys
 
 # Nothing beyond the standard library's core may load here before the user's code runs (``typing`` is an
-# allow-listed module a program may only get by importing it), so the types below exist for mypy alone:
+# allow-listed module a program may only get by importing it), so these types exist for mypy alone:
 # ``TYPE_CHECKING`` is a plain constant mypy reads as true, and the annotations that name these types are
 # strings. mypy also sees the three modules the bootstrap loads by path under their package names.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import CodeType, FrameType, ModuleType
-    from typing import Literal, NoReturn, TypedDict
+    from typing import NoReturn
 
-    KernelLayers = Literal["off", "best-effort", "required"]
-    """``off`` under namespaces; in the fallback ``required``, or ``best-effort`` for a weak sandbox."""
-
-    class RunConfig(TypedDict):
-        """What the runner decides for one run (``runner.run_sandboxed``)."""
-
-        user_file: str
-        policy: Literal["on", "off"]
-        allowed: list[str]
-        preload: list[str]
-        cpu_s: int
-        memory_bytes: int
-        file_bytes: int
-        nofile: int
-        nproc: int
-        drop_uid: int | None
-        supervise: bool
-        unshare_net: bool
-        kernel_layers: KernelLayers
-
-    class ChildConfig(RunConfig):
-        """The JSON argument of this script: the run's settings plus where this process finds things."""
-
-        control_fd: int
-        z3_dir: str
+    from white_agents.autoformalizer.sandbox.child_config import ChildConfig
 
 
 CLONE_NEWUSER = 0x10000000

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Literal, TypedDict
 
 from white_agents.autoformalizer.sandbox import isolation as iso
 from white_agents.autoformalizer.sandbox.child import EXIT_BOOTSTRAP, EXIT_FORBIDDEN, EXIT_MEMORY
+from white_agents.autoformalizer.sandbox.child_config import ChildConfig, KernelLayers, Policy, RunConfig
 from white_agents.autoformalizer.sandbox.control import ControlEvents, parse_events
 from white_agents.autoformalizer.sandbox.monitor import Budget, Observed, watch
 from white_agents.autoformalizer.sandbox.policy import DEFAULT_ALLOWED, check_code, imported_modules
@@ -42,12 +43,10 @@ from white_agents.autoformalizer.sandbox.uid import run_uid
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from white_agents.autoformalizer.sandbox.child import ChildConfig, KernelLayers, RunConfig
 
 __all__ = ["DEFAULT_ALLOWED", "SandboxResult", "SandboxStatus", "arun_sandboxed", "run_sandboxed"]
 
 SandboxStatus = Literal["ok", "timeout", "memory", "forbidden", "error", "killed"]
-Policy = Literal["on", "off"]
 
 USER_FILE = "main.py"
 _CHILD = Path(__file__).with_name("child.py")
