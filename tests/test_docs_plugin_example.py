@@ -35,7 +35,7 @@ else:  # pragma: no cover - Python 3.10
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "architecture.md"
-PACKAGE_FILES = ("config.schema.json", "assessor.py", "declaration.py")
+PACKAGE_FILES = ("config.py", "assessor.py", "declaration.py")
 _BLOCK = re.compile(r"^`(?P<name>[\w.]+)`[^\n]*\n\n```\w*\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
 _QUESTION = re.compile(r"What is (\d+) \+ (\d+)\?")
 
