@@ -15,13 +15,13 @@ import pytest
 from green_agent.anomaly.config import SCHEMA_NAME as ANOMALY
 from green_agent.anomaly.config import AnomalyConfig
 from green_agent.anomaly.config import parse_config as parse_anomaly
-from green_agent.core import config as core_config
 from green_agent.core.config import ConfigModel, schema_command, schema_text
 from green_agent.core.contract import RequestError
-from green_agent.core.schemas import load_schema
 from green_agent.folio.config import SCHEMA_NAME as FOLIO
 from green_agent.folio.config import FolioConfig
 from green_agent.folio.config import parse_config as parse_folio
+from tests.support.schemas import shipped_schema as load_schema
+from tests.support.schemas import shipped_schema_path
 from tests.test_config_schema import BAD
 
 MODELS = [(FOLIO, FolioConfig), (ANOMALY, AnomalyConfig)]
@@ -51,7 +51,7 @@ def test_the_shipped_schema_is_generated_from_the_model(name: str, model: type[C
     """Fails when a model changes without ``python -m green_agent.<plugin>.config --write`` (checked by
     hand: a changed default fails here until the file is regenerated)."""
     assert load_schema(name) == model.model_json_schema()
-    path = Path(core_config.SCHEMA_DIR, f"{name}.schema.json")
+    path = shipped_schema_path(name)
     assert path.read_text(encoding="utf-8") == schema_text(model)
     jsonschema.Draft202012Validator.check_schema(load_schema(name))
 
@@ -108,12 +108,12 @@ def test_a_good_config_passes_both_and_keeps_its_numbers(config: dict[str, Any])
 
 
 def test_the_regenerate_command_writes_what_the_test_expects(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(core_config, "SCHEMA_DIR", tmp_path)
-    assert schema_command(AnomalyConfig, ANOMALY, ["--write"]) == 0
-    assert (tmp_path / f"{ANOMALY}.schema.json").read_text(encoding="utf-8") == schema_text(AnomalyConfig)
-    assert schema_command(AnomalyConfig, ANOMALY, ["--bogus"]) == 2
+    target = tmp_path / f"{ANOMALY}.schema.json"
+    assert schema_command(AnomalyConfig, target, ["--write"]) == 0
+    assert target.read_text(encoding="utf-8") == schema_text(AnomalyConfig)
+    assert schema_command(AnomalyConfig, target, ["--bogus"]) == 2
     assert len(capsys.readouterr().err.splitlines()) == 1
 
 

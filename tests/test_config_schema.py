@@ -11,9 +11,9 @@ from green_agent.anomaly.config import parse_config as parse_anomaly
 from green_agent.anomaly.injection import DEPTHS, TYPES
 from green_agent.core.config_errors import MESSAGE_LIMIT
 from green_agent.core.contract import RequestError
-from green_agent.core.schemas import load_schema
 from green_agent.folio.config import FolioConfig
 from green_agent.folio.config import parse_config as parse_folio
+from tests.support.schemas import shipped_schema as load_schema
 
 
 def schema_defaults(schema_name: str) -> dict[str, Any]:

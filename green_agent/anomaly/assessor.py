@@ -35,11 +35,12 @@ from green_agent.core.contract import (
 from green_agent.core.journal import assessment_id
 from green_agent.core.resume import resume_lines
 from green_agent.core.runner import run_units
+from green_agent.core.schemas import load_schema
 from green_agent.core.units import AssessUnit, FinishedRun, Participant, RoleRun, RunSettings, UnitPlugin
 from green_agent.kit.client.calls import call_participant
 from green_agent.kit.client.messages import OutboundMessage, Transport
 
-JOURNAL_SCHEMA = "anomaly-journal"
+JOURNAL_SCHEMA = load_schema("green_agent.anomaly", "anomaly-journal")
 """Schema every journaled episode is validated against before it is resumed."""
 
 

@@ -3,7 +3,7 @@
 A request's ``config`` is checked against :class:`AnomalyConfig`, the single source of its keys, types,
 bounds and defaults, by :func:`green_agent.core.config.validate_config`, so the first violation is a
 :class:`~green_agent.core.contract.RequestError` naming ``config.<field>``. The shipped
-``green_agent/core/schemas/anomaly-config.schema.json`` is generated from it
+``green_agent/anomaly/schemas/anomaly-config.schema.json`` is generated from it
 (``python -m green_agent.anomaly.config --write``). The optional LLM judge is the
 operator's: the green agent calls it with its own API keys, so its model and endpoint come from the
 environment (:func:`judge_from_env`), never from a request.
@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import ConfigDict, Field
@@ -33,6 +34,8 @@ from green_agent.core.config import (
 from green_agent.kit.client.calls import Budget
 
 SCHEMA_NAME = "anomaly-config"
+SCHEMA_FILE = Path(__file__).parent / "schemas" / f"{SCHEMA_NAME}.schema.json"
+"""The generated JSON Schema shipped for readers outside Python."""
 Depth = Literal["shallow", "deep", "compound"]
 AnomalyType = Literal[
     "numeric_change",
@@ -147,4 +150,4 @@ def parse_config(raw: Mapping[str, Any] | None) -> AnomalyConfig:
 
 
 if __name__ == "__main__":
-    sys.exit(schema_command(AnomalyConfig, SCHEMA_NAME, sys.argv[1:]))
+    sys.exit(schema_command(AnomalyConfig, SCHEMA_FILE, sys.argv[1:]))

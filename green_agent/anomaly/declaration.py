@@ -61,7 +61,7 @@ def hint(kind: str, error: str) -> str | None:
 DECLARATION = ResultDeclaration(
     assessor="anomaly",
     title="Anomaly detection",
-    part_schema=load_schema("anomaly-result"),
+    part_schema=load_schema("green_agent.anomaly", "anomaly-result"),
     signature=frozenset({"episodes", "f1"}),
     metrics=METRICS,
     sections=SECTIONS,

@@ -6,7 +6,7 @@ against it and turns the first violation into a one-line
 :class:`~green_agent.core.contract.RequestError` naming the dotted field
 (``config.timeout_s: must be of type number, got 'fast'``); :mod:`green_agent.core.config_errors` words
 it. ``Model.model_json_schema()`` is the same contract as a JSON Schema, shipped as
-``green_agent/core/schemas/<plugin>-config.schema.json`` for readers outside Python (regenerate with
+``<plugin>/schemas/<plugin>-config.schema.json`` for readers outside Python (regenerate with
 ``python -m green_agent.<plugin>.config --write``; a test fails when the file and the model differ).
 
 The base is as strict as a JSON Schema: unknown keys are refused, a bool is not a number, a string is not
@@ -54,8 +54,6 @@ OPERATOR_SETTING = re.compile(
 )
 """Config key names refused in every request: the model or address of a call the green agent would
 make with its own keys (``judge_model``, ``judge_api_base``, ``llm_base_url``, ``grader_endpoint``)."""
-SCHEMA_DIR = Path(__file__).parent / "schemas"
-"""Where the generated ``<plugin>-config.schema.json`` files ship."""
 
 
 class ConfigModel(BaseModel):
@@ -172,15 +170,14 @@ def schema_text(model: type[BaseModel]) -> str:
     return json.dumps(model.model_json_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
-def schema_command(model: type[BaseModel], name: str, argv: Sequence[str]) -> int:
+def schema_command(model: type[BaseModel], path: Path, argv: Sequence[str]) -> int:
     """``python -m green_agent.<plugin>.config [--write]``: print the schema, or rewrite the shipped file."""
     if list(argv) == ["--write"]:
-        path = SCHEMA_DIR / f"{name}.schema.json"
         path.write_text(schema_text(model), encoding="utf-8")
         print(f"wrote {path}")
         return 0
     if argv:
-        print(f"usage: python -m <plugin>.config [--write]  (rewrites {name}.schema.json)", file=sys.stderr)
+        print(f"usage: python -m <plugin>.config [--write]  (rewrites {path.name})", file=sys.stderr)
         return 2
     sys.stdout.write(schema_text(model))
     return 0

@@ -25,8 +25,6 @@ from typing import Any, cast
 import jsonschema
 from jsonschema.exceptions import best_match
 
-from green_agent.core.schemas import load_schema
-
 log = logging.getLogger(__name__)
 
 MAX_DELAY_S = 0.05
@@ -183,15 +181,14 @@ class Journal:
             os.close(fd)
 
 
-def valid_records(journal: Journal, schema: str | Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The journal's records that validate against ``schema``: a JSON Schema, or the name of one of
-    ours (``green_agent/core/schemas/<name>.schema.json``; a third-party plugin brings its own).
+def valid_records(journal: Journal, schema: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The journal's records that validate against ``schema``, the plugin's JSON Schema of one journal line.
 
     The one routine every plugin resumes through: a record that is partial, unreadable or of
     another shape (hand-edited, an older version) is set aside with a warning naming its line and
     why, so its unit is simply assessed again; it never fails the assessment.
     """
-    validator = jsonschema.Draft202012Validator(load_schema(schema) if isinstance(schema, str) else schema)
+    validator = jsonschema.Draft202012Validator(schema)
     good: list[dict[str, Any]] = []
     bad: list[str] = []
     for number, record in journal.lines():

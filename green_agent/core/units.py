@@ -128,8 +128,8 @@ class UnitPlugin(Protocol[PlanT, UnitT, OutcomeT]):
 
     name: str
     """The plugin's name: the ``assessor`` of every participant part."""
-    journal_schema: str | Mapping[str, Any]
-    """JSON Schema (or the name of one of ours) every journal record must pass to be resumed."""
+    journal_schema: Mapping[str, Any]
+    """JSON Schema every journal record must pass to be resumed (a plugin ships its own: core/schemas.py)."""
     counters: tuple[str, ...] = ()
     """Extra per-role progress counts, summed from :meth:`tally` (e.g. ``("correct",)``)."""
     unit_noun: str = "units"

@@ -4,7 +4,7 @@ The FOLIO plugin's summarising hooks: one human text summary, one flat data part
 (the unit runner adds the envelope; summary fields from
 :func:`green_agent.report.summarize_items`, the dataset, the items, a reproducibility block) and,
 with two or more participants, a paired ``comparison`` part from :mod:`green_agent.core.scoring.compare`.
-The shape is fixed by ``green_agent/core/schemas/folio-result.schema.json``.
+The shape is fixed by ``green_agent/folio/schemas/folio-result.schema.json``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 :class:`FolioConfig` is the single source of the keys, types, bounds and defaults;
 :func:`green_agent.core.config.validate_config` checks a request against it, so the first violation is a
 :class:`~green_agent.core.contract.RequestError` naming the dotted field (``config.timeout_s``). The
-shipped ``green_agent/core/schemas/folio-config.schema.json`` is generated from it:
+shipped ``green_agent/folio/schemas/folio-config.schema.json`` is generated from it:
 ``python -m green_agent.folio.config --write``.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
@@ -30,6 +31,8 @@ from green_agent.core.config import (
 from green_agent.kit.client.calls import Budget
 
 SCHEMA_NAME = "folio-config"
+SCHEMA_FILE = Path(__file__).parent / "schemas" / f"{SCHEMA_NAME}.schema.json"
+"""The generated JSON Schema shipped for readers outside Python."""
 Variant = Literal["original", "rename", "shuffle", "distractor", "negate"]
 
 
@@ -92,4 +95,4 @@ def parse_config(raw: Mapping[str, Any] | None) -> FolioConfig:
 
 
 if __name__ == "__main__":
-    sys.exit(schema_command(FolioConfig, SCHEMA_NAME, sys.argv[1:]))
+    sys.exit(schema_command(FolioConfig, SCHEMA_FILE, sys.argv[1:]))

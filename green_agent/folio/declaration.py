@@ -41,7 +41,7 @@ METRICS: tuple[Metric, ...] = (
 
 def part_schema() -> dict[str, Any]:
     """The participant part's JSON Schema (from the shipped result schema)."""
-    full = load_schema("folio-result")
+    full = load_schema("green_agent.folio", "folio-result")
     return {"$schema": full["$schema"], "$defs": full["$defs"], "$ref": "#/$defs/participant"}
 
 

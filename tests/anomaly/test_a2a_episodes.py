@@ -9,9 +9,9 @@ from typing import ClassVar
 import jsonschema
 import pytest
 
-from green_agent.core.schemas import load_schema
 from tests.anomaly.conftest import assess, participant_app, participant_parts
 from tests.support.fake_llm import fake_llm
+from tests.support.schemas import shipped_schema as load_schema
 from tests.support.servers import free_port
 from tests.support.timing import scaled
 from white_agents.anomaly_baseline.__main__ import create_app as baseline_app

@@ -7,9 +7,9 @@ import json
 import jsonschema
 
 from green_agent.anomaly.injection import DEPTHS, TYPES
-from green_agent.core.schemas import load_schema
 from tests.anomaly.conftest import assess, participant_parts
 from tests.anomaly.test_a2a_episodes import TWO_DOCS, _baseline
+from tests.support.schemas import shipped_schema as load_schema
 from white_agents.anomaly_baseline.__main__ import create_app as baseline_app
 
 

@@ -14,9 +14,9 @@ from green_agent.anomaly.config import JUDGE_API_BASE_ENV, JUDGE_MODEL_ENV
 from green_agent.anomaly.documents import load_documents
 from green_agent.anomaly.injection import TYPES, Planted, inject
 from green_agent.anomaly.judge import JUDGE_RETRIES, read_verdict
-from green_agent.core.schemas import load_schema
 from tests.anomaly.conftest import assess, participant_app, participant_parts
 from tests.support.fake_llm import Entry, fake_llm
+from tests.support.schemas import shipped_schema as load_schema
 
 DOC, SEED = "manual-kettle", 5
 REPORTED = "the passage contradicts what the document said before"

@@ -23,13 +23,13 @@ import pytest
 
 from green_agent.core.config import OPERATOR_SETTING
 from green_agent.core.contract import AssessorContext
-from green_agent.core.schemas import load_schema
 from green_agent.kit.client.messages import OutboundMessage, TransportError
 from green_agent.kit.client.transport import A2ATransport
 from green_agent.service.server import create_app, load_assessor
 from tests.anomaly.conftest import participant_app
 from tests.anomaly.test_judge import DOC, SEED, OffTypeReporter
 from tests.support.fake_llm import fake_llm
+from tests.support.schemas import shipped_schema as load_schema
 from tests.support.servers import free_port, running_app
 
 OPERATOR_KEY = "sk-operator-secret-4711"

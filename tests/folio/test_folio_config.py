@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from green_agent.core.contract import RequestError
-from green_agent.core.schemas import load_schema
 from green_agent.folio.config import FolioConfig, parse_config
+from tests.support.schemas import shipped_schema as load_schema
 
 
 def test_defaults_come_from_the_schema() -> None:

@@ -9,7 +9,6 @@ import jsonschema
 import pytest
 
 from green_agent.core.contract import Assessor, AssessorContext
-from green_agent.core.schemas import load_schema
 from green_agent.folio.assessor import FolioAssessor, create
 from green_agent.folio.config import parse_config
 from green_agent.folio.engine import select_items
@@ -17,6 +16,7 @@ from green_agent.harness.display import progress_counts
 from green_agent.service.server import load_assessor
 from tests.folio.conftest import Progress, parts_by_role, plan_for, run_assessment
 from tests.support.participants import Gate, answers_for, running_participant
+from tests.support.schemas import shipped_schema as load_schema
 from tests.support.timing import scaled
 
 RESULT_SCHEMA = load_schema("folio-result")

@@ -12,10 +12,10 @@ import jsonschema
 import pytest
 
 from green_agent.core.journal import Journal
-from green_agent.core.schemas import load_schema
 from green_agent.kit.client.transport import A2ATransport
 from tests.folio.conftest import Progress, parts_by_role, plan_for, run_assessment
 from tests.support.participants import Gate, participant_app, running_participant
+from tests.support.schemas import shipped_schema as load_schema
 from tests.support.servers import free_port, running_app
 from tests.support.timing import eventually, scaled
 

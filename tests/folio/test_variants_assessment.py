@@ -15,7 +15,6 @@ import pytest
 from rich.console import Console
 
 from green_agent.core.contract import AssessmentResult
-from green_agent.core.schemas import load_schema
 from green_agent.folio.variants import KINDS
 from green_agent.report.html import render_html
 from green_agent.report.load import prepare_report
@@ -23,6 +22,7 @@ from green_agent.report.markdown import render_markdown
 from green_agent.report.terminal import print_report
 from tests.folio.conftest import parts_by_role, run_assessment
 from tests.support.participants import running_participant
+from tests.support.schemas import shipped_schema as load_schema
 from tests.support.servers import running_app
 from tests.support.surface_cue import surface_cue_participant
 from white_agents.reference.server import create_app

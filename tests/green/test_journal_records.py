@@ -6,6 +6,7 @@ import json
 import logging
 
 from green_agent.core.journal import Journal, valid_records
+from tests.support.schemas import shipped_schema as load_schema
 
 GOOD = {
     "role": "p",
@@ -36,7 +37,7 @@ def test_bad_lines_are_set_aside_with_one_warning_naming_them(tmp_path, caplog) 
     ]
     path.write_bytes(b"\n".join(lines) + b"\n" + json.dumps({**GOOD, "id": "6"}).encode())  # torn last line
     with caplog.at_level(logging.WARNING, logger="green_agent.core.journal"):
-        kept = valid_records(Journal(path), "folio-journal")
+        kept = valid_records(Journal(path), load_schema("folio-journal"))
     assert [r["id"] for r in kept] == ["1", "5"]
     [warning] = caplog.records
     text = warning.getMessage()
@@ -45,4 +46,4 @@ def test_bad_lines_are_set_aside_with_one_warning_naming_them(tmp_path, caplog) 
 
 
 def test_a_missing_journal_has_no_records(tmp_path) -> None:
-    assert valid_records(Journal(tmp_path / "none" / "items.jsonl"), "anomaly-journal") == []
+    assert valid_records(Journal(tmp_path / "none" / "items.jsonl"), load_schema("anomaly-journal")) == []

@@ -14,10 +14,10 @@ from typing import Any
 import jsonschema
 import pytest
 
-from green_agent.core.schemas import load_schema
 from green_agent.folio.artifact import summary_text
 from green_agent.folio.evidence import EVIDENCE_BYTES
 from tests.support.fake_llm import fake_llm
+from tests.support.schemas import shipped_schema as load_schema
 from tests.support.timing import eventually, scaled
 from tests.white_agents.helpers import serve, settings
 from tests.white_agents.test_end_to_end import _assess

@@ -15,10 +15,10 @@ import pytest
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import SendMessageRequest
 
-from green_agent.core.schemas import load_schema
 from green_agent.kit.client.task_fold import TaskFold
 from green_agent.kit.parts import user_message
 from tests.support.fake_llm import fake_llm
+from tests.support.schemas import shipped_schema as load_schema
 from tests.support.timing import scaled
 from tests.white_agents.helpers import oracle, sample_items, serve, settings
 

@@ -42,7 +42,7 @@ def test_paper_scenario_loads_and_config_validates() -> None:
     assert [p.role for p in scenario.participants] == ["cot", "autoformalizer"]
     assert scenario.config["dataset"] == "folio-cleaned-validation"
     schema = json.loads(
-        (ROOT / "green_agent" / "core" / "schemas" / "folio-config.schema.json").read_text(encoding="utf-8")
+        (ROOT / "green_agent" / "folio" / "schemas" / "folio-config.schema.json").read_text(encoding="utf-8")
     )
     jsonschema.validate(scenario.config, schema)
 
