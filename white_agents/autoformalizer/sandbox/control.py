@@ -4,7 +4,7 @@ The bootstrap writes ``{"kind": "started", "layers": [...]}`` before the user's 
 ``{"kind": "forbidden"|"error", "detail": "..."}`` when the policy refuses something or the code raises.
 The program can write to the same pipe, so nothing here decides a status: the parent takes the status
 from the exit code, signals and its own limits, and uses these events only to explain it. The monitor
-caps the raw bytes (``sandbox_monitor.CONTROL_LIMIT``) before this module sees them.
+caps the raw bytes (``monitor.CONTROL_LIMIT``) before this module sees them.
 """
 
 from __future__ import annotations

@@ -193,7 +193,7 @@ def bwrap_prefix(*, work_files: dict[str, str], z3_package: str | None) -> list[
     """``bwrap ... --`` for one run: ``work_files`` maps names in the work dir to host files (read-only).
 
     As root, bubblewrap runs privileged without a user namespace and keeps only CAP_SETUID/CAP_SETGID, so
-    the bootstrap can drop to the run's own uid (``sandbox_uid.py``) after reading its files (a user namespace would leave the child
+    the bootstrap can drop to the run's own uid (``uid.py``) after reading its files (a user namespace would leave the child
     host uid 0). As any other user it makes a user namespace and drops every capability.
     """
     argv = [

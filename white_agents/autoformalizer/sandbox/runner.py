@@ -2,7 +2,7 @@
 
 ``run_sandboxed(code)`` checks the code statically (policy on: imports on an allowlist, no dynamic-code
 builtins), then runs it with ``python -I -S`` under OS isolation — bubblewrap namespaces where the kernel
-allows them, else the fallback (:mod:`sandbox_isolation`) — with rlimits, a scrubbed environment, budgets
+allows them, else the fallback (:mod:`~white_agents.autoformalizer.sandbox.isolation`) — with rlimits, a scrubbed environment, budgets
 for the whole process tree and, policy on, an audit hook. The status comes from the exit code, signals and
 the parent's own limits; a limit that fires is an outcome (``status``), never an exception.
 
