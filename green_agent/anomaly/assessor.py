@@ -129,16 +129,7 @@ class AnomalyAssessor(UnitPlugin[Plan, EpisodeSpec, dict[str, Any]]):
 
     def settings(self, plan: Plan) -> RunSettings:
         # a participant without a card fails its episodes' turns instead
-        config = plan.config
-        return RunSettings(
-            participants=plan.participants,
-            request_key=plan.assessment,
-            principal=plan.principal,
-            resume=config.resume,
-            concurrency=config.concurrency,
-            card_timeout_s=config.timeout_s,
-            card_retries=config.max_retries,
-        )
+        return RunSettings.of(plan.participants, plan.assessment, plan.principal, plan.config)
 
     def units(self, plan: Plan) -> tuple[EpisodeSpec, ...]:
         return plan.episodes

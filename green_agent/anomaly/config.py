@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import ConfigDict, Field
 
+from green_agent.anomaly.injection import AnomalyType, Depth
 from green_agent.core.config import (
     UNIQUE,
     ConfigModel,
@@ -36,16 +37,6 @@ from green_agent.kit.client.calls import Budget
 SCHEMA_NAME = "anomaly-config"
 SCHEMA_FILE = Path(__file__).parent / "schemas" / f"{SCHEMA_NAME}.schema.json"
 """The generated JSON Schema shipped for readers outside Python."""
-Depth = Literal["shallow", "deep", "compound"]
-AnomalyType = Literal[
-    "numeric_change",
-    "entity_swap",
-    "negation",
-    "temporal",
-    "commonsense",
-    "kb_contradiction",
-    "logical_fallacy",
-]
 JUDGE_MODEL_ENV = "GREEN_AGENT_JUDGE_MODEL"
 """litellm model of the judge (``openai/gpt-4o-mini``, ``gemini/gemini-2.5-flash``); unset: no judge."""
 JUDGE_API_BASE_ENV = "GREEN_AGENT_JUDGE_API_BASE"

@@ -19,13 +19,27 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from green_agent.anomaly.documents import Document
-from green_agent.anomaly.rules import TYPES, Edit, candidates
+from green_agent.anomaly.rules import TYPES, AnomalyType, Edit, candidates
 
-__all__ = ["DEPTHS", "TYPES", "Edit", "Injected", "Planted", "candidates", "choose", "inject", "sid"]
+__all__ = [
+    "DEPTHS",
+    "TYPES",
+    "AnomalyType",
+    "Depth",
+    "Edit",
+    "Injected",
+    "Planted",
+    "candidates",
+    "choose",
+    "inject",
+    "sid",
+]
 
-DEPTHS = ("shallow", "deep", "compound")
+Depth = Literal["shallow", "deep", "compound"]
+DEPTHS: tuple[Depth, ...] = get_args(Depth)
 
 
 def sid(index: int) -> str:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from green_agent.anomaly.documents import Document, Mention, Slot, format_value
 
-TYPES = (
+AnomalyType = Literal[
     "numeric_change",
     "entity_swap",
     "negation",
@@ -18,7 +19,9 @@ TYPES = (
     "commonsense",
     "kb_contradiction",
     "logical_fallacy",
-)
+]
+TYPES: tuple[AnomalyType, ...] = get_args(AnomalyType)
+"""Every rule's name, in the order reports list them."""
 MIN_NEGATION_DISTANCE = 2
 """A negated claim and its restatement are at least this many segments apart."""
 

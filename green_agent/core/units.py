@@ -35,6 +35,19 @@ UnitT = TypeVar("UnitT")
 OutcomeT = TypeVar("OutcomeT")
 
 
+class RunConfig(Protocol):
+    """The config fields every plugin on the runner has (a plugin's config model may have more)."""
+
+    @property
+    def resume(self) -> bool: ...
+    @property
+    def concurrency(self) -> int: ...
+    @property
+    def timeout_s(self) -> float: ...
+    @property
+    def max_retries(self) -> int: ...
+
+
 @dataclass(frozen=True)
 class RunSettings:
     """What the runner needs of a validated request (a plugin reads it off its plan)."""
@@ -56,6 +69,27 @@ class RunSettings:
     """Retries of a retryable card fault."""
     deadline_s: float | None = None
     """The whole run's deadline, handed to the plugin as :attr:`Participant.deadline`."""
+
+    @classmethod
+    def of(
+        cls,
+        participants: Mapping[str, str],
+        request_key: str,
+        principal: str,
+        config: RunConfig,
+        deadline_s: float | None = None,
+    ) -> RunSettings:
+        """The settings of a config with the usual fields (a card gets the per-task budget)."""
+        return cls(
+            participants,
+            request_key,
+            principal,
+            config.resume,
+            config.concurrency,
+            card_timeout_s=config.timeout_s,
+            card_retries=config.max_retries,
+            deadline_s=deadline_s,
+        )
 
 
 @dataclass(frozen=True)

@@ -127,15 +127,8 @@ class FolioAssessor(UnitPlugin[FolioPlan, FolioItem, ItemOutcome]):
 
     def settings(self, plan: FolioPlan) -> RunSettings:
         config = plan.config
-        return RunSettings(
-            participants=plan.participants,
-            request_key=plan.assessment_id,
-            principal=plan.principal,
-            resume=config.resume,
-            concurrency=config.concurrency,
-            card_timeout_s=config.timeout_s,
-            card_retries=config.max_retries,
-            deadline_s=config.deadline_s,
+        return RunSettings.of(
+            plan.participants, plan.assessment_id, plan.principal, config, config.deadline_s
         )
 
     async def prepare(self, plan: FolioPlan, progress: ProgressCallback) -> FolioPlan:
