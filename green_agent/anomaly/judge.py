@@ -1,8 +1,8 @@
 """Optional LLM judge: does a report's description describe a planted anomaly?
 
 A report on the right segment but with another anomaly type is matched only when the judge (the
-model the operator set in ``GREEN_AGENT_JUDGE_MODEL``, reached through :mod:`green_agent.llm`) answers
-YES. The judge is advisory: when it cannot be reached, or its reply does not start with YES or NO,
+model the operator set in ``GREEN_AGENT_JUDGE_MODEL``, reached through :mod:`green_agent.llm` with its
+one key rule, :mod:`green_agent.llm.keys`) answers YES. The judge is advisory: when it cannot be reached, or its reply does not start with YES or NO,
 the pair is not matched and the failure is recorded in the episode (``judge_errors``) instead of
 ending the run; a reply such as "Yes, ..." is read by its first word, anything else is no verdict.
 """

@@ -24,6 +24,7 @@ from typing import Any
 from green_agent.kit.retry import Retrier, RetryPolicy
 from green_agent.llm.breaker import CircuitBreaker
 from green_agent.llm.endpoint import EndpointFailure, classify_failure, endpoint_name
+from green_agent.llm.keys import MissingKey, resolve_key
 from green_agent.llm.loader import aload_litellm, load_litellm
 from green_agent.llm.usage import Usage
 
@@ -39,7 +40,8 @@ _TIMEOUT_GRACE_S = 5.0
 
 class LLMError(RuntimeError):
     """A completion failed for good; ``kind`` names the cause (see :mod:`green_agent.llm.endpoint`)
-    or is ``circuit_open`` when the breaker failed it without trying."""
+    or is ``circuit_open`` when the breaker failed it without trying, ``no_key`` when the key rule
+    (:mod:`green_agent.llm.keys`) refused it before anything was sent."""
 
     def __init__(
         self,
@@ -75,7 +77,7 @@ class LLMSettings:
     api_base: str | None = None
     """Base URL for OpenAI-compatible or self-hosted endpoints; None uses the provider's default."""
     api_key: str | None = field(default=None, repr=False)
-    """Key for the endpoint; None lets litellm use the provider's variable (``OPENAI_API_KEY``, ...)."""
+    """Key for the endpoint; None applies the key rule (:mod:`green_agent.llm.keys`)."""
     temperature: float = 0.0
     """Sampling temperature (0 for reproducible runs)."""
     max_tokens: int | None = None
@@ -112,13 +114,26 @@ class LLMClient:
     """Chat completions with our retry policy and circuit breaker; shared by concurrent tasks.
 
     ``on_usage`` hears the usage of every successful completion (the white agents add it to the
-    running task's spend meter, so a task that fails later still reports what it spent).
+    running task's spend meter, so a task that fails later still reports what it spent). The key is
+    resolved once, here, by the key rule; a refusal fails every call before anything is sent.
     """
 
-    def __init__(self, settings: LLMSettings, *, on_usage: Callable[[Usage], None] | None = None) -> None:
+    def __init__(
+        self,
+        settings: LLMSettings,
+        *,
+        on_usage: Callable[[Usage], None] | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         self.settings = settings
         self.endpoint = endpoint_name(settings.model, settings.api_base)
         """The endpoint named in every failure message."""
+        self._key: str | None = None
+        self._key_refusal: str | None = None
+        try:
+            self._key = resolve_key(settings.model, settings.api_base, settings.api_key, env)
+        except MissingKey as exc:
+            self._key_refusal = str(exc)
         self.breaker = CircuitBreaker(settings.breaker_threshold, settings.breaker_cooldown_s)
         self.on_usage = on_usage
 
@@ -133,7 +148,7 @@ class LLMClient:
             "max_retries": 0,
             **dict(s.extra),
         }
-        optional = {"api_base": s.api_base, "api_key": s.api_key, "max_tokens": s.max_tokens}
+        optional = {"api_base": s.api_base, "api_key": self._key, "max_tokens": s.max_tokens}
         kwargs.update({k: v for k, v in optional.items() if v})
         return kwargs
 
@@ -155,13 +170,18 @@ class LLMClient:
             self.breaker.record_failure(failure.message)
         return _Failed(failure)
 
+    def _check_key(self) -> None:
+        if self._key_refusal is not None:
+            raise LLMError("no_key", self._key_refusal, attempts=0, endpoint=self.endpoint)
+
     def _check_breaker(self, attempt: int) -> None:
         if (why := self.breaker.blocked()) is not None:
             raise LLMError("circuit_open", why, attempts=attempt - 1, endpoint=self.endpoint)
 
     async def complete(self, messages: Messages) -> Completion:
         """One chat completion; raise :class:`LLMError` once retries are spent, on a timeout, or at
-        once while the circuit breaker is open (kind ``circuit_open``)."""
+        once while the circuit breaker is open (kind ``circuit_open``) or no key is configured."""
+        self._check_key()
         litellm = await aload_litellm()
         kwargs = self._kwargs(messages)
         retrier = self._retrier()
@@ -185,6 +205,7 @@ class LLMClient:
 
     def complete_sync(self, messages: Messages) -> Completion:
         """:meth:`complete` for blocking callers (the cleaning pipeline): same policy, same errors."""
+        self._check_key()
         litellm = load_litellm()
         kwargs = self._kwargs(messages)
         retrier = self._retrier()

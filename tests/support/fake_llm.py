@@ -6,6 +6,7 @@ Script entries are consumed in order, one per request:
 - ``{"hang": 30}``: sleep that many seconds before answering (for client timeouts);
 - ``{"stall": 30, "content": "..."}``: like ``hang``, but notice the client going away: a dropped
   request is counted in ``fake.dropped`` (for cancellation tests);
+- ``{"raw": "<html>...", "status": 200}``: that body verbatim (not JSON), with that status (default 200);
 - a callable ``(request_json) -> str | dict``: computed reply.
 When the script runs out, ``default`` (if given) answers every further request.
 Point litellm at it with ``model="openai/<anything>"`` and ``api_base=fake.url`` (``.../v1``).
@@ -24,7 +25,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tests.support.servers import running_app
@@ -37,6 +38,8 @@ class FakeLLM:
     script: list[Entry]
     default: Entry | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
+    auth: list[str | None] = field(default_factory=list)
+    """The ``Authorization`` header of every request, in order (None when absent)."""
     dropped: int = 0
     """Requests whose client disconnected while a ``stall`` entry was waiting."""
     url: str = ""
@@ -80,8 +83,10 @@ async def _client_left(request: Request, seconds: float) -> bool:
 
 
 def _app(fake: FakeLLM) -> Starlette:
-    async def chat(request: Request) -> JSONResponse:
+    async def chat(request: Request) -> Response:
         body = json.loads(await request.body())
+        with fake._lock:
+            fake.auth.append(request.headers.get("authorization"))
         entry = fake.next_entry(body)
         if callable(entry):
             entry = entry(body)
@@ -96,6 +101,9 @@ def _app(fake: FakeLLM) -> Starlette:
         if "hang" in entry:
             await asyncio.sleep(float(entry["hang"]))
             entry = {k: v for k, v in entry.items() if k != "hang"} or {"content": "late"}
+        if "raw" in entry:
+            status = int(entry.get("status", 200))
+            return Response(str(entry["raw"]), status_code=status, media_type="text/html")
         if "status" in entry:
             err = {
                 "error": {

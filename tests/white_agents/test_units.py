@@ -80,14 +80,20 @@ def test_missing_provider_key_exits_2_with_one_line():
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=scaled(120))
     assert out.returncode == 2, out.stderr
     assert out.stderr.strip().count("\n") == 0
-    assert "no API key for gemini/gemini-2.5-flash" in out.stderr and "GEMINI_API_KEY" in out.stderr
+    assert (
+        "no key configured for gemini (gemini/gemini-2.5-flash)" in out.stderr
+        and "GEMINI_API_KEY" in out.stderr
+    )
 
 
-def test_credentials_check_trusts_api_base_and_unknown_providers():
+def test_credentials_check_trusts_local_api_base_and_unknown_providers():
     from white_agents.common.server import missing_credentials
 
     base = LLMSettings(model="openai/test", api_base="http://127.0.0.1:1/v1")
     assert missing_credentials(base, {}) is None
+    remote = LLMSettings(model="openai/test", api_base="http://10.1.2.3/v1")
+    assert "no key configured for openai" in (missing_credentials(remote, {}) or "")
+    assert missing_credentials(remote, {"LLM_API_KEY": "k"}) is None
     assert missing_credentials(LLMSettings(model="ollama/llama3"), {}) is None
     assert missing_credentials(LLMSettings(model="openai/x", api_key="k"), {}) is None
     gemini = LLMSettings(model="gemini/gemini-2.5-flash")

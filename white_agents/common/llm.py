@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from green_agent.llm import Completion, LLMError, LLMSettings, Usage, load_litellm
 from green_agent.llm import LLMClient as SharedLLMClient
+from green_agent.llm.keys import KEY_ENV
 from white_agents.common.spend import record_usage
 
 __all__ = [
@@ -36,9 +37,8 @@ MODEL_ENV = "LLM_MODEL"
 """Environment variable naming the litellm model; overrides ``--model-default`` but not ``--model``."""
 API_BASE_ENV = "LLM_API_BASE"
 """Environment variable for an OpenAI-compatible (or other) base URL."""
-API_KEY_ENV = "LLM_API_KEY"
-"""Optional key passed as ``api_key``; otherwise litellm reads the provider's own variable
-(``GEMINI_API_KEY``, ``OPENAI_API_KEY``, ...)."""
+API_KEY_ENV = KEY_ENV
+"""The key variable of the one key rule (:mod:`green_agent.llm.keys`)."""
 
 
 class ConfigError(ValueError):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
@@ -13,6 +12,7 @@ from a2a.types import AgentSkill
 from starlette.types import ASGIApp
 
 from green_agent.kit.server.serving import add_server_args, agent_card, build_app, card_url_from_args, serve
+from green_agent.llm.keys import key_problem
 from white_agents.common.executor import FolioAgent, FolioAgentExecutor
 from white_agents.common.llm import ConfigError, LLMSettings, add_llm_args, settings_from_args
 from white_agents.common.runtime import llm_extension
@@ -32,34 +32,9 @@ def create_agent_app(
     return build_app(FolioAgentExecutor(agent), card)
 
 
-PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
-    "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
-    "openai": ("OPENAI_API_KEY",),
-    "anthropic": ("ANTHROPIC_API_KEY",),
-    "mistral": ("MISTRAL_API_KEY",),
-    "groq": ("GROQ_API_KEY",),
-    "deepseek": ("DEEPSEEK_API_KEY",),
-    "xai": ("XAI_API_KEY",),
-    "cohere": ("COHERE_API_KEY",),
-    "openrouter": ("OPENROUTER_API_KEY",),
-    "together_ai": ("TOGETHERAI_API_KEY",),
-}
-"""Providers whose credentials are always an environment key (any one of these, as litellm reads
-them), so a missing one is certainly an error. Checked without importing litellm."""
-
-
 def missing_credentials(settings: LLMSettings, env: Mapping[str, str] | None = None) -> str | None:
-    """Why the model cannot be called (its API key is not set), or None.
-
-    Checked only for providers that always need a key, and only when neither ``--api-base`` nor
-    ``LLM_API_KEY`` is given; other providers (Vertex, Bedrock, Ollama, ...) authenticate in ways
-    this check cannot see.
-    """
-    env = os.environ if env is None else env
-    keys = PROVIDER_KEYS.get(settings.model.split("/", 1)[0])
-    if settings.api_base or settings.api_key or keys is None or any(env.get(k) for k in keys):
-        return None
-    return f"no API key for {settings.model}: set {' or '.join(keys)} (or pass --api-base for a local server)"
+    """Why the model cannot be called under the key rule (:mod:`green_agent.llm.keys`), or None."""
+    return key_problem(settings.model, settings.api_base, settings.api_key, env)
 
 
 def run_llm_agent(

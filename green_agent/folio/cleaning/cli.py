@@ -177,7 +177,7 @@ def _run_agents(
     settings_llm = LLMSettings(
         model=model,
         api_base=api_base,
-        api_key=os.environ.get("LLM_API_KEY") or ("unused" if api_base else None),
+        api_key=None,  # the one key rule (green_agent.llm.keys): LLM_API_KEY, local base, provider variable
         request_timeout_s=args.llm_timeout,
         retries=args.llm_retries,
     )

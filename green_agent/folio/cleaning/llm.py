@@ -3,8 +3,8 @@
 The client, its settings, retry policy and failure naming are the shared ones of :mod:`green_agent.llm`
 (blocking calls, :meth:`~green_agent.llm.LLMClient.complete_sync`). The cache key is the SHA-256 of
 the model, temperature and messages: a re-run sends no prompt it has already sent. When the model
-cannot be used (retries spent, a timeout, refused credentials) :class:`~green_agent.llm.LLMError` is
-raised; the pipeline stops there and a re-run continues.
+cannot be used (retries spent, a timeout, refused credentials, or no key under the one key rule of
+:mod:`green_agent.llm.keys`, found before anything is sent) :class:`~green_agent.llm.LLMError` is raised; the pipeline stops there and a re-run continues.
 """
 
 from __future__ import annotations
