@@ -24,13 +24,11 @@ run: install
 	$(BIN)/agentbeats run scenario.toml
 
 # The paper's comparison (scenarios/folio/paper.toml): needs GEMINI_API_KEY, or LLM_MODEL (+ LLM_API_BASE for an
-# OpenAI-compatible local server), and the cleaned FOLIO data (AGENTBEATS_DATA_DIR). Writes results/paper.*.
+# OpenAI-compatible local server; keys: docs/white_agents.md, "The key rule"), and the cleaned FOLIO data
+# (AGENTBEATS_DATA_DIR), all checked before any agent starts. Always writes results/paper.{json,html,md} and
+# prints the comparison, then exits with the run's status (3 when a participant failed every item).
 paper: install
-	$(BIN)/python -m green_agent.paper --preflight
-	mkdir -p results
-	$(BIN)/agentbeats run scenarios/folio/paper.toml --output results/paper.json
-	$(BIN)/agentbeats report results/paper.json --html results/paper.html --markdown results/paper.md
-	$(BIN)/python -m green_agent.paper results/paper.json
+	$(BIN)/python -m green_agent.paper --run --output results/paper.json
 
 # The a2a-sdk 0.3 peer for the interop tests, hash-pinned (tests/interop/requirements-a2a03.txt), in its own cached venv.
 interop-venv:

@@ -3,8 +3,9 @@ behind ``python -m green_agent.paper`` (``make paper`` runs the scenario, writes
 
 The paper ("Agentified Assessment of Logical Reasoning Agents") reports, on the cleaned FOLIO
 validation split (203 items) with Gemini 2.5 Flash, 73.89 % (150/203) for chain of thought and
-86.70 % (176/203) for Z3Py auto-formalization. ``--preflight`` only checks that a model can be
-reached (a key, or a local endpoint) and exits 2 with one line when not.
+86.70 % (176/203) for Z3Py auto-formalization. The preflight checks, before any agent starts, that
+the model can be reached under the one key rule (a key, or a local endpoint) and that the dataset
+loads; ``python -m green_agent.paper`` exits 2 with one line when not.
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from green_agent.folio.datasets.items import DatasetError
+from green_agent.folio.datasets.manifest import DATA_DIR_ENV, resolve_dataset
+from green_agent.llm.keys import key_problem
 
 PAPER_MODEL = "gemini/gemini-2.5-flash"
 PAPER_ITEMS = 203
@@ -91,13 +96,35 @@ def comparison_lines(participants: Sequence[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
+PAPER_DATASET = "folio-cleaned-validation"
+"""The dataset of ``scenarios/folio/paper.toml``."""
+_HOW = "see README, 'Reproduce the paper'"
+
+
 def preflight(env: Mapping[str, str]) -> str | None:
-    """Why the paper's agents could not reach a model, or None."""
-    if env.get("LLM_MODEL"):
-        return None  # any litellm model: the agents check its key themselves, naming the variable
-    if env.get("GEMINI_API_KEY") or env.get("GOOGLE_API_KEY"):
+    """Why the paper's agents could not reach a model under the one key rule, or None.
+
+    The agents use ``LLM_MODEL`` (else the paper's model) at ``LLM_API_BASE``; the key is checked by
+    :func:`green_agent.llm.keys.key_problem`, exactly as the agents will check it at start-up.
+    """
+    model = env.get("LLM_MODEL") or PAPER_MODEL
+    problem = key_problem(model, env.get("LLM_API_BASE") or None, None, env)
+    if problem is None:
         return None
     return (
-        "set GEMINI_API_KEY for the paper's model, or LLM_MODEL (and LLM_API_BASE for an OpenAI-compatible "
-        "local server) for another one; see README, 'Reproduce the paper'"
+        f"{problem}; or set LLM_MODEL (and LLM_API_BASE for an OpenAI-compatible local server) "
+        f"for another model; {_HOW}"
     )
+
+
+def data_problem(dataset: str = PAPER_DATASET) -> str | None:
+    """Why the scenario's dataset cannot be loaded (a missing cleaned CSV, a bad digest...), or None.
+
+    Loading it here, before any agent starts, finds what the green agent would otherwise find only
+    after every agent is up.
+    """
+    try:
+        resolve_dataset(dataset)
+    except DatasetError as exc:
+        return f"dataset {dataset!r}: {exc} (set {DATA_DIR_ENV} to the folder holding it; {_HOW})"
+    return None
