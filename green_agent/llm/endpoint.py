@@ -4,7 +4,9 @@ litellm reports a refused connection as "InternalServerError 500"; the real caus
 the exception chain (``ConnectionRefusedError``, ``socket.gaierror``, ``ssl.SSLError``...). This
 module walks that chain (:func:`green_agent.kit.client.transport.cause_chain`) and names the failure:
 ``refused``, ``dns``, ``tls``, ``timeout``, ``connection``, ``rate_limit``, ``auth``, ``http_status``
-(with its code) or ``other`` (a request the endpoint could not use, e.g. a 400).
+(with its code), ``malformed_reply`` (a 2xx answer whose body is no readable completion, such as a proxy's
+HTML page: litellm reports it as a made-up 500; not retried, the same body would come back) or ``other``
+(a request the endpoint could not use, e.g. a 400).
 """
 
 from __future__ import annotations
@@ -22,6 +24,12 @@ RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 _CONNECTION_CLASS_NAMES = frozenset(
     {"APIConnectionError", "ConnectError", "ClientConnectorError", "ProtocolError"}
 )
+_MALFORMED_MARKERS = (
+    "Empty or invalid response from LLM endpoint",
+    "provider returned a response with no 'choices'",
+)
+"""litellm's words for a 2xx body that is no completion (it raises them with a made-up status 500)."""
+_MALFORMED_CLASS_NAMES = frozenset({"APIResponseValidationError", "JSONDecodeError"})
 _TIMEOUT_CLASS_NAMES = frozenset(
     {"Timeout", "APITimeoutError", "TimeoutException", "ReadTimeout", "ConnectTimeout"}
 )
@@ -33,7 +41,7 @@ class EndpointFailure:
 
     kind: str
     """``refused``, ``dns``, ``tls``, ``timeout``, ``connection``, ``rate_limit``, ``auth``,
-    ``http_status`` or ``other``."""
+    ``http_status``, ``malformed_reply`` or ``other``."""
     message: str
     """One line naming the endpoint and the cause."""
     retryable: bool
@@ -91,6 +99,13 @@ def classify_failure(exc: BaseException, endpoint: str, litellm: Any = None) -> 
     found = _transport_cause(chain, endpoint)
     if found is not None:
         return found
+    if any(
+        type(e).__name__ in _MALFORMED_CLASS_NAMES or any(m in str(e) for m in _MALFORMED_MARKERS)
+        for e in chain
+    ):
+        return EndpointFailure(
+            "malformed_reply", f"{endpoint} answered with a body that is no completion: {_brief(exc)}", False
+        )
     status = next((code for e in chain if (code := _status(e)) is not None), None)
     auth_error = litellm is not None and isinstance(exc, litellm.AuthenticationError)
     if auth_error or status in (401, 403) or "Missing credentials" in str(exc):

@@ -62,6 +62,17 @@ async def test_http_statuses_keep_their_code(status: int, kind: str) -> None:
     assert f"{fake.url}" in str(err) and str(status) in str(err)
 
 
+@pytest.mark.parametrize("body", ["<html><body>502 Bad Gateway</body></html>", '{"foo": 1}'])
+async def test_a_2xx_body_that_is_no_completion_is_malformed_reply_not_retried(body: str) -> None:
+    """A proxy's HTML page (or JSON without choices) under HTTP 200 once read "answered HTTP 500" and was
+    retried as a 5xx. (Checked by hand: without the malformed check, kind http_status, 2 requests.)"""
+    with fake_llm(default={"raw": body}) as fake:
+        err = await _failure(_client(fake.url))
+    assert err.kind == "malformed_reply" and err.status is None and err.attempts == 1
+    assert len(fake.requests) == 1 and "500" not in str(err).split(":")[0]
+    assert f"{fake.url} answered with a body that is no completion" in str(err)
+
+
 async def test_timeout_names_the_endpoint() -> None:
     with fake_llm(default={"hang": 5}) as fake:
         err = await _failure(_client(fake.url, request_timeout_s=0.5))
