@@ -77,6 +77,13 @@ async def test_timed_out_task_is_canceled_and_spends_nothing_more(tmp_path: Path
         assert item["status"] == "timeout" and item["cancel"] == "canceled", item
         # what the canceled task had spent (its first, fast completion) reached the item
         assert item["usage"] == {"prompt_tokens": 11, "completion_tokens": 7, "cost_usd": None}
+        # evidence for this ending too: the finished first attempt, and where the task was stopped
+        # (checked by hand: without the meter's evidence in the canceled status, evidence was null)
+        evidence = item["evidence"]
+        assert evidence["error"] == "stopped while waiting on the model (attempt 2; 1 attempt(s) finished)"
+        first, stopped = evidence["attempts"]
+        assert first["attempt"] == 1 and first["stage"] == "extract" and first["usage"]["prompt_tokens"] == 11
+        assert stopped == {"attempt": 2, "stage": "llm", "error": "in progress: waiting on the model"}
     assert part["usage"]["prompt_tokens"] == 11 * items and part["usage"]["completion_tokens"] == 7 * items
     jsonschema.validate(parts, load_schema("folio-result"))
 
@@ -99,7 +106,11 @@ async def test_cancel_during_a_sandbox_run_makes_no_repair_call(tmp_path: Path) 
                 5
             )  # past the sandbox's own 3 s limit: a repair request would have come by now
             assert len(fake.requests) == 1
-    assert parts[0]["items"][0]["cancel"] == "canceled"
+    item = parts[0]["items"][0]
+    assert item["cancel"] == "canceled"
+    assert item["evidence"]["attempts"] == [
+        {"attempt": 1, "stage": "sandbox", "error": "in progress: running the program in the sandbox"}
+    ]
 
 
 async def test_failed_task_evidence_and_usage_reach_the_result(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from white_agents.autoformalizer.outcome import AttemptOutcome
 from white_agents.common.llm import LLMClient, LLMError, Usage
 from white_agents.common.runtime import LLMRuntime, runtime_of
 from white_agents.common.server import create_agent_app
+from white_agents.common.spend import record_attempt, record_stage
 from white_agents.common.task import LABELS, AgentFailure, Answer, FolioTask
 
 
@@ -88,10 +89,12 @@ class AutoformalizerAgent:
                 raise AgentFailure(str(exc), usage=usage, diagnostics=details) from exc
             usage += completion.usage
             times["llm"] += completion.time_ms
+            record_stage("sandbox" if self.mode.name == "z3py" else "solver", attempt)
             last = await self.mode.evaluate(completion.text, task)
             times["sandbox"] += last.sandbox_ms
             times["solver"] += last.solver_ms
             errors.append(last.record(attempt) | {"usage": completion.usage.as_dict()})
+            record_attempt(errors[-1])
             if last.label is not None:
                 text = _reply_text(self.mode.name, last, attempt)
                 return Answer(text=text, label=last.label, usage=usage, diagnostics=diagnostics(last.label))

@@ -6,7 +6,8 @@ The lifecycle is the shared :class:`~green_agent.kit.server.task_executor.TaskEx
 
 A2A ``CancelTask`` cancels the asyncio task running the agent: the LLM request in flight is dropped,
 a sandbox run is killed with its whole process tree, and nothing more is spent; the ``canceled``
-status carries the usage the task had spent so far (as does a ``failed`` one).
+status carries the usage the task had spent so far (as does a ``failed`` one) and its partial
+evidence: the attempts finished so far and the stage in progress (:mod:`white_agents.common.spend`).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ class FolioAgentExecutor(TaskExecutor):
 
     def crashed(self, job: Job, exc: Exception) -> tuple[str, Mapping[str, Any] | None]:
         error = f"{type(exc).__name__}: {exc}"
-        return f"{self.agent.name} crashed: {error}", {"error": error, **job.spent()}
+        return f"{self.agent.name} crashed: {error}", {**job.spent(), "error": error}
 
     async def work(self, job: Job) -> Completion:
         start = time.perf_counter()
@@ -62,7 +63,7 @@ class FolioAgentExecutor(TaskExecutor):
         except TaskFormatError as exc:
             raise TaskRejected(f"Rejected: {exc}", {"error": "bad_task", "message": str(exc)}) from None
         spent = start_metering()
-        job.spent = lambda: {"usage": spent.usage.as_dict()}
+        job.spent = lambda: {"usage": spent.usage.as_dict(), **spent.evidence()}
         await job.start()
         try:
             answer = await self.agent.answer(folio)

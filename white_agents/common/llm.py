@@ -13,10 +13,10 @@ import argparse
 import os
 from collections.abc import Mapping
 
-from green_agent.llm import Completion, LLMError, LLMSettings, Usage, load_litellm
+from green_agent.llm import Completion, LLMError, LLMSettings, Messages, Usage, load_litellm
 from green_agent.llm import LLMClient as SharedLLMClient
 from green_agent.llm.keys import KEY_ENV
-from white_agents.common.spend import record_usage
+from white_agents.common.spend import record_stage, record_usage
 
 __all__ = [
     "API_BASE_ENV",
@@ -114,7 +114,12 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str] | None =
 
 
 class LLMClient(SharedLLMClient):
-    """The shared client, adding each completion's usage to the current task's spend meter."""
+    """The shared client, adding each completion's usage to the current task's spend meter and noting
+    that the task is waiting on the model (its stage, should it be stopped now)."""
 
     def __init__(self, settings: LLMSettings) -> None:
         super().__init__(settings, on_usage=record_usage)
+
+    async def complete(self, messages: Messages) -> Completion:
+        record_stage("llm")
+        return await super().complete(messages)
