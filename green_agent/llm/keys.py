@@ -84,6 +84,17 @@ def resolve_key(
     )
 
 
+def key_to_send(
+    model: str, api_base: str | None, api_key: str | None, env: Mapping[str, str] | None = None
+) -> str | None:
+    """The key a request of our own (not litellm's) sends: the rule's, else the provider's variable."""
+    env = os.environ if env is None else env
+    key = resolve_key(model, api_base, api_key, env)
+    if key is None:
+        key = next((env[n] for n in PROVIDER_KEYS.get(provider_of(model), ()) if env.get(n)), None)
+    return key
+
+
 def key_problem(
     model: str, api_base: str | None, api_key: str | None = None, env: Mapping[str, str] | None = None
 ) -> str | None:

@@ -142,3 +142,36 @@ def test_start_up_check_refuses_a_dead_endpoint() -> None:
             f"model endpoint check failed: LLM call failed after 1 attempt(s): connection refused by {base}"
             in out.stderr
         )
+
+
+PROBE = """
+import asyncio, json, sys
+from white_agents.common.llm import LLMSettings
+from white_agents.common.startup import endpoint_problem
+out = [asyncio.run(endpoint_problem(LLMSettings(model="openai/x", api_base=b))) for b in sys.argv[1:]]
+print(json.dumps({"problems": out, "litellm_imported": "litellm" in sys.modules}))
+"""
+
+
+def test_start_up_check_probes_directly_without_importing_litellm() -> None:
+    """One direct HTTP request per endpoint, litellm never imported (it once waited for litellm's
+    import, minutes on a loaded runner). Checked by hand: with the litellm probe, litellm_imported is
+    true. The fake sees exactly one request per probe, with the local endpoint's placeholder key."""
+    import json
+
+    env = {k: v for k, v in os.environ.items() if k != "LLM_API_KEY"}
+    with fake_llm(["OK", {"raw": "<html>proxy</html>"}]) as fake, refused_port() as dead:
+        dead_base = f"http://127.0.0.1:{dead}/v1"
+        cmd = [sys.executable, "-c", PROBE, fake.url, fake.url, dead_base]
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=scaled(120), env=env)
+        assert out.returncode == 0, out.stderr
+        assert len(fake.requests) == 2 and fake.requests[0]["max_tokens"] == 1
+        assert fake.auth == ["Bearer local-no-key"] * 2
+    report = json.loads(out.stdout)
+    assert report["litellm_imported"] is False
+    ok, html, refused = report["problems"]
+    assert ok is None
+    assert f"{fake.url} answered with a body that is no completion: '<html>proxy</html>'" in html
+    assert refused == (
+        f"model endpoint check failed: LLM call failed after 1 attempt(s): connection refused by {dead_base}"
+    )

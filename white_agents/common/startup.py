@@ -15,6 +15,7 @@ import threading
 import time
 
 from green_agent.llm import load_litellm, set_litellm_log_level
+from green_agent.llm.probe import probe, probes_directly
 from white_agents.common.llm import LLMClient, LLMError, LLMSettings
 
 log = logging.getLogger(__name__)
@@ -51,8 +52,17 @@ def import_litellm_when_serving(host: str, port: int, *, wait_s: float = 60.0) -
 
 
 async def endpoint_problem(settings: LLMSettings) -> str | None:
-    """Send one tiny completion (no retry); the classified reason it failed, or None."""
-    probe = LLMClient(
+    """Send one tiny completion (no retry); the classified reason it failed, or None.
+
+    An OpenAI-compatible ``api_base`` is probed with one direct HTTP request, before (and without)
+    the litellm import (:mod:`green_agent.llm.probe`); other providers through litellm.
+    """
+    if settings.api_base and probes_directly(settings.model, settings.api_base):
+        failure = await probe(settings.model, settings.api_base, settings.api_key, settings.request_timeout_s)
+        if failure is None:
+            return None
+        return f"model endpoint check failed: LLM call failed after 1 attempt(s): {failure.message}"
+    probe_client = LLMClient(
         LLMSettings(
             model=settings.model,
             api_base=settings.api_base,
@@ -66,7 +76,7 @@ async def endpoint_problem(settings: LLMSettings) -> str | None:
         )
     )
     try:
-        await probe.complete([{"role": "user", "content": "Reply with OK."}])
+        await probe_client.complete([{"role": "user", "content": "Reply with OK."}])
     except LLMError as exc:
         return f"model endpoint check failed: {exc}"
     return None
