@@ -24,6 +24,7 @@ from green_agent.anomaly.documents import Document, DocumentError, documents_has
 from green_agent.anomaly.environment import Environment
 from green_agent.anomaly.injection import inject
 from green_agent.anomaly.metrics import episode_record, scored_reports, summarize
+from green_agent.anomaly.spend import add_usage, participant_llm, participant_usage, turn_usage
 from green_agent.core.contract import (
     AssessmentRequest,
     AssessmentResult,
@@ -159,7 +160,12 @@ class AnomalyAssessor(UnitPlugin[Plan, EpisodeSpec, dict[str, Any]]):
             {**rec, "resumed": self.unit_key(spec) in role.resumed}
             for spec, rec in zip(run.units, role.outcomes, strict=True)
         ]
-        return summarize(role.role, records, primary=plan.config.primary_feedback, time_used=run.elapsed)
+        part = summarize(role.role, records, primary=plan.config.primary_feedback, time_used=run.elapsed)
+        if (llm := participant_llm(run.cards.get(role.role))) is not None:
+            part["llm"] = llm
+        if (usage := participant_usage(records, part["tp"])) is not None:
+            part["usage"] = usage
+        return part
 
     def summarise(
         self, plan: Plan, run: FinishedRun[EpisodeSpec, dict[str, Any]], parts: Sequence[ParticipantPart]
@@ -189,6 +195,7 @@ async def run_episode(
     started = time.monotonic()
     deadline = started + config.episode_deadline_s
     failures_in_a_row = 0
+    usage: dict[str, Any] | None = None
     while not env.done:
         now = time.monotonic()
         if now >= deadline:
@@ -198,6 +205,7 @@ async def run_episode(
         call = await call_participant(
             transport, url, OutboundMessage(text, data, context_id), config.budget(), deadline=deadline
         )
+        usage = add_usage(usage, turn_usage(call.reply.data if call.reply is not None else call.data))
         if call.status != "ok" or call.reply is None:
             env.failure(call.status, call.kind, call.error)
             failures_in_a_row += 1
@@ -221,6 +229,7 @@ async def run_episode(
         env,
         accepted=accepted,
         **({"judge_errors": judge_errors} if plan.judge else {}),
+        **({"usage": usage} if usage is not None else {}),
         role=role,
         index=spec.index,
         depth=spec.depth,

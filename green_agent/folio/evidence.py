@@ -13,6 +13,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from green_agent.llm.usage import sane_count, sane_usage
+
+__all__ = ["EVIDENCE_BYTES", "MAX_ATTEMPTS", "failure_evidence", "sane_usage"]
+
 EVIDENCE_BYTES = 4096
 """Largest JSON size of one item's evidence."""
 MAX_ATTEMPTS = 8
@@ -28,28 +32,9 @@ def _text(value: Any, limit: int = _TEXT) -> str | None:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _count(value: Any, limit: float = 1e12) -> int | None:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < limit
-    return int(value) if ok else None
-
-
-def sane_usage(usage: Any) -> dict[str, Any] | None:
-    """``{prompt_tokens, completion_tokens, cost_usd}`` with sane numbers, or None when not a mapping."""
-    if not isinstance(usage, Mapping):
-        return None
-    cost = usage.get("cost_usd")
-    cost_ok = isinstance(cost, (int, float)) and not isinstance(cost, bool) and 0 <= cost < 1e6
-    cost = cost if cost_ok else None
-    return {
-        "prompt_tokens": _count(usage.get("prompt_tokens")) or 0,
-        "completion_tokens": _count(usage.get("completion_tokens")) or 0,
-        "cost_usd": None if cost is None else float(cost),
-    }
-
-
 def _attempt(entry: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if (n := _count(entry.get("attempt"), 1e6)) is not None:
+    if (n := sane_count(entry.get("attempt"), 1e6)) is not None:
         out["attempt"] = n
     for key in _ATTEMPT_TEXT_FIELDS:
         if (text := _text(entry.get(key))) is not None:

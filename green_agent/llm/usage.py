@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,3 +41,25 @@ class Usage:
             "cost_usd": self.cost_usd,
             "calls": self.calls,
         }
+
+
+def sane_count(value: Any, limit: float = 1e12) -> int | None:
+    """``value`` as a non-negative int below ``limit``, or None (participant input is hostile)."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < limit
+    return int(value) if ok else None
+
+
+def sane_usage(usage: Any) -> dict[str, Any] | None:
+    """A participant's reported usage as ``{prompt_tokens, completion_tokens, cost_usd}`` with sane
+    numbers (it is participant input), or None when not a mapping."""
+    if not isinstance(usage, Mapping):
+        return None
+    raw = usage.get("cost_usd")
+    cost = None
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool) and 0 <= raw < 1e6:
+        cost = float(raw)
+    return {
+        "prompt_tokens": sane_count(usage.get("prompt_tokens")) or 0,
+        "completion_tokens": sane_count(usage.get("completion_tokens")) or 0,
+        "cost_usd": cost,
+    }

@@ -193,6 +193,17 @@ def test_llm_agent_through_a_scripted_endpoint(tmp_path):
     assert part["invalid_action"] == 1 and part["hypothesis_to_report_conversion"] == 1.0
     assert episode["queries"] == 1 and episode["hypotheses"] == 1 and len(episode["reports"]) == 1
     assert len(prompts) == 6
+    # like FOLIO: the model from the card, and the tokens of every turn (11 + 7 per scripted completion);
+    # checked by hand: without the turn's usage part, both blocks were absent
+    assert part["llm"]["model"] == "openai/test" and part["llm"]["prompt_version"].startswith("anomaly_llm-")
+    assert episode["usage"] == {"prompt_tokens": 66, "completion_tokens": 42, "cost_usd": None}
+    assert part["usage"] == {
+        "prompt_tokens": 66,
+        "completion_tokens": 42,
+        "cost_usd": None,
+        "cost_per_correct": None,
+    }
+    jsonschema.validate(part, load_schema("anomaly-result"))
     # working memory: the segment read at step 1 and the knowledge answer are in later prompts
     assert "S1: The Aquila K2" in prompts[2] and "knowledge 'kettle capacity'" in prompts[2]
     assert "feedback" in prompts[3]

@@ -18,7 +18,7 @@ from starlette.types import ASGIApp
 
 from green_agent.kit.server.serving import add_server_args, card_url_from_args
 from white_agents.anomaly_baseline.agent_server import create_participant_app
-from white_agents.anomaly_llm.policy import LLMPolicy
+from white_agents.anomaly_llm.policy import PROMPT_VERSION, LLMPolicy
 from white_agents.common.llm import (
     ConfigError,
     LLMClient,
@@ -26,6 +26,7 @@ from white_agents.common.llm import (
     add_llm_args,
     settings_from_args,
 )
+from white_agents.common.runtime import runtime_of
 from white_agents.common.server import serve_llm_app
 
 PROG = "python -m white_agents.anomaly_llm"
@@ -41,6 +42,7 @@ def create_app(url: str, settings: LLMSettings, *, max_contexts: int = 256) -> A
         "working memory of its findings.",
         url=url,
         max_contexts=max_contexts,
+        runtime=runtime_of(settings, PROMPT_VERSION),
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from green_agent.llm import last_json_object
 from white_agents.common.llm import LLMClient
+from white_agents.common.runtime import prompt_version
 
 MEMORY_ITEMS = 40
 SYSTEM = """You hunt anomalies planted in a document, acting in an environment one step at a time.
@@ -21,6 +22,8 @@ with TEST_HYPOTHESIS or PROPOSE_HYPOTHESIS, REPORT_ANOMALY for each anomaly you 
 per anomaly: segment_id, type, description, evidence), then FINALIZE before the step budget runs out.
 Feedback on hypotheses may be wrong: trust the text and the knowledge base over it.
 Answer with exactly one JSON object and nothing else."""
+PROMPT_VERSION = prompt_version("anomaly_llm", SYSTEM)
+"""Changes whenever the prompt does (declared in the card and with every action)."""
 
 
 @dataclass
