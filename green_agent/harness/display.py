@@ -2,11 +2,14 @@
 
 Scenario-agnostic: progress bars come from a status data part shaped
 ``{"progress": {role: {"done": n, "total": m, ...}}}``; any other shape falls back to the status
-text. The results table shows the headline metrics the assessor's result declaration names.
+text. The results table shows the headline metrics the assessor's result declaration names; the
+pairwise comparisons (15 for six participants) are one short table, most significant first, the full
+list staying in the results file and the HTML report.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +23,10 @@ from rich.text import Text
 
 PLAIN_INTERVAL_S = 10.0
 """Without a terminal, print a progress line at most this often."""
+PAIRS_SHOWN = 5
+"""Pairwise comparisons printed at most (the most significant ones)."""
+_PAIR_LINE = re.compile(r"^- .+ vs .+: difference .*\(McNemar p [^)]*\)$")
+"""A summary line of one pairwise comparison (replaced by the compact table)."""
 
 
 def _is_num(value: Any) -> bool:
@@ -118,8 +125,9 @@ def print_results(console: Console, summary: str, results: Sequence[Mapping[str,
     from green_agent.report.summary import summary_table
     from green_agent.report.terminal import print_table
 
-    if summary.strip():
-        console.print(summary.strip(), markup=False, highlight=False, soft_wrap=False)
+    lines = [ln for ln in summary.strip().splitlines() if not _PAIR_LINE.match(ln)]
+    if lines:
+        console.print("\n".join(lines), markup=False, highlight=False, soft_wrap=False)
     try:
         report = prepare_report({"results": list(results)})
     except ResultsError as exc:
@@ -129,6 +137,37 @@ def print_results(console: Console, summary: str, results: Sequence[Mapping[str,
     for line in failure_notes(report):
         console.print(line, markup=False, highlight=False)
     for part in report.view.others:
+        if part.get("kind") == "comparison" and isinstance(part.get("pairs"), list):
+            for line in pair_lines(part["pairs"]):
+                console.print(line, markup=False, highlight=False)
+            continue
         keys = ", ".join(list(part)[:8]) + (", …" if len(part) > 8 else "")
         console.print(f"(+ a data part with keys: {keys})", markup=False, highlight=False)
     return ResultsVerdict(roles_failing_everything(report))
+
+
+def _p_of(pair: Any) -> float:
+    p: Any = pair.get("mcnemar_p") if isinstance(pair, Mapping) else None
+    return float(p) if _is_num(p) else 1.0
+
+
+def pair_lines(pairs: Sequence[Any], shown: int = PAIRS_SHOWN) -> list[str]:
+    """At most ``shown`` pairwise comparisons, smallest McNemar p first, and how many more there are."""
+    ordered = sorted((p for p in pairs if isinstance(p, Mapping)), key=_p_of)
+    if not ordered:
+        return []
+    lines = ["Pairwise (exact McNemar on shared items; * p < 0.05), most significant first:"]
+    for pair in ordered[:shown]:
+        diff: Any = pair.get("diff")
+        delta = f"{100 * diff:+.1f} points" if _is_num(diff) else "n/a"
+        mark = " *" if _p_of(pair) < 0.05 else ""
+        lines.append(
+            f"  {pair.get('a')} vs {pair.get('b')}: {delta} over {pair.get('n')} items, "
+            f"p {_p_of(pair):.3g}{mark}"
+        )
+    if len(ordered) > shown:
+        lines.append(
+            f"  … {len(ordered) - shown} more pair(s), each p ≥ {_p_of(ordered[shown]):.3g}: "
+            "all in the results file and the HTML report"
+        )
+    return lines
