@@ -12,7 +12,7 @@ from typing import Any
 
 LLM_EXTENSION_URI = "urn:agentified-assessment:ext:llm-runtime:v1"
 """The card extension through which a participant names its model."""
-_TEXT_FIELDS = ("model", "provider", "prompt_version")
+_TEXT_FIELDS = ("model", "provider", "prompt_version", "replay_of")
 _TEXT_LIMIT = 200
 
 

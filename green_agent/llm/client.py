@@ -26,6 +26,7 @@ from green_agent.llm.breaker import CircuitBreaker
 from green_agent.llm.endpoint import EndpointFailure, classify_failure, endpoint_name
 from green_agent.llm.keys import MissingKey, resolve_key
 from green_agent.llm.loader import aload_litellm, load_litellm
+from green_agent.llm.tape import NotRecorded, Take, Tape
 from green_agent.llm.usage import Usage
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,10 @@ class LLMSettings:
     """How long calls fail fast once the breaker opened."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Further keyword arguments passed to litellm unchanged."""
+    record_dir: str | None = None
+    """Record every successful call here (:mod:`green_agent.llm.record`); None records nothing."""
+    replay_dir: str | None = None
+    """Answer from this record instead of the model, through a local replay server (no key, no network)."""
 
 
 @dataclass(frozen=True)
@@ -130,8 +135,11 @@ class LLMClient:
         """The endpoint named in every failure message."""
         self._key: str | None = None
         self._key_refusal: str | None = None
+        self.tape = Tape(settings.record_dir, settings.replay_dir)
+        """Record and replay (both off unless the settings name a directory)."""
         try:
-            self._key = resolve_key(settings.model, settings.api_base, settings.api_key, env)
+            if settings.replay_dir is None:  # a replay sends no key anywhere
+                self._key = resolve_key(settings.model, settings.api_base, settings.api_key, env)
         except MissingKey as exc:
             self._key_refusal = str(exc)
         self.breaker = CircuitBreaker(settings.breaker_threshold, settings.breaker_cooldown_s)
@@ -170,9 +178,17 @@ class LLMClient:
             self.breaker.record_failure(failure.message)
         return _Failed(failure)
 
-    def _check_key(self) -> None:
+    def _start(self, messages: Messages) -> tuple[dict[str, Any], Take]:
+        """Check the key, build litellm's arguments and put the call on the tape (replay: staged)."""
         if self._key_refusal is not None:
             raise LLMError("no_key", self._key_refusal, attempts=0, endpoint=self.endpoint)
+        kwargs = self._kwargs(messages)
+        s = self.settings
+        try:
+            take = self.tape.start(s.model, s.temperature, s.max_tokens, kwargs["messages"], kwargs)
+        except NotRecorded as exc:
+            raise LLMError("not_recorded", str(exc), attempts=0, endpoint=self.endpoint) from None
+        return kwargs, take
 
     def _check_breaker(self, attempt: int) -> None:
         if (why := self.breaker.blocked()) is not None:
@@ -181,9 +197,8 @@ class LLMClient:
     async def complete(self, messages: Messages) -> Completion:
         """One chat completion; raise :class:`LLMError` once retries are spent, on a timeout, or at
         once while the circuit breaker is open (kind ``circuit_open``) or no key is configured."""
-        self._check_key()
+        kwargs, take = self._start(messages)
         litellm = await aload_litellm()
-        kwargs = self._kwargs(messages)
         retrier = self._retrier()
         limit = self.settings.request_timeout_s + _TIMEOUT_GRACE_S
 
@@ -200,14 +215,17 @@ class LLMClient:
         try:
             response = await retrier.run(attempt)
         except _Failed as exc:
+            self.tape.finish(take, None, Usage(), 0.0, retrier.attempts)
             raise self._error(exc.failure, retrier.attempts) from exc.__cause__
-        return self._completion(litellm, response, start, retrier.attempts)
+        except BaseException:
+            self.tape.finish(take, None, Usage(), 0.0, retrier.attempts)
+            raise
+        return self._completion(litellm, response, start, retrier.attempts, take)
 
     def complete_sync(self, messages: Messages) -> Completion:
         """:meth:`complete` for blocking callers (the cleaning pipeline): same policy, same errors."""
-        self._check_key()
+        kwargs, take = self._start(messages)
         litellm = load_litellm()
-        kwargs = self._kwargs(messages)
         retrier = self._retrier()
 
         def attempt() -> Any:
@@ -223,8 +241,12 @@ class LLMClient:
         try:
             response = retrier.run_sync(attempt)
         except _Failed as exc:
+            self.tape.finish(take, None, Usage(), 0.0, retrier.attempts)
             raise self._error(exc.failure, retrier.attempts) from exc.__cause__
-        return self._completion(litellm, response, start, retrier.attempts)
+        except BaseException:
+            self.tape.finish(take, None, Usage(), 0.0, retrier.attempts)
+            raise
+        return self._completion(litellm, response, start, retrier.attempts, take)
 
     def _error(self, failure: EndpointFailure, attempts: int) -> LLMError:
         s = self.settings
@@ -234,19 +256,21 @@ class LLMClient:
             text = f"LLM call failed after {attempts} attempt(s): {failure.message}"
         return LLMError(failure.kind, text, attempts=attempts, status=failure.status, endpoint=self.endpoint)
 
-    def _completion(self, litellm: Any, response: Any, start: float, attempts: int) -> Completion:
+    def _completion(self, litellm: Any, response: Any, start: float, attempts: int, take: Take) -> Completion:
         choice = response.choices[0] if response.choices else None
         text = (choice.message.content if choice is not None and choice.message is not None else None) or ""
         raw = getattr(response, "usage", None)
-        usage = Usage(
+        live = Usage(
             prompt_tokens=int(getattr(raw, "prompt_tokens", 0) or 0),
             completion_tokens=int(getattr(raw, "completion_tokens", 0) or 0),
             cost_usd=_cost(litellm, response),
             calls=1,
         )
+        usage = self.tape.usage(take, live)
+        elapsed = (time.perf_counter() - start) * 1000
+        self.tape.finish(take, text, usage, elapsed, attempts)
         if self.on_usage is not None:
             self.on_usage(usage)
-        elapsed = (time.perf_counter() - start) * 1000
         return Completion(text=text, usage=usage, time_ms=elapsed, attempts=attempts)
 
 

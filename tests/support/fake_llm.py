@@ -1,7 +1,8 @@
 """A scripted OpenAI-compatible chat-completions endpoint, so litellm's real HTTP path runs in tests.
 
 Script entries are consumed in order, one per request:
-- ``"text"`` or ``{"content": "text"}``: a normal completion;
+- ``"text"`` or ``{"content": "text"}``: a normal completion (``"usage": {"prompt_tokens": ..,
+  "completion_tokens": ..}`` in the dict replaces the default 11 + 7 tokens);
 - ``{"status": 500}``: an HTTP error with an OpenAI-style error body;
 - ``{"hang": 30}``: sleep that many seconds before answering (for client timeouts);
 - ``{"stall": 30, "content": "..."}``: like ``hang``, but notice the client going away: a dropped
@@ -113,7 +114,10 @@ def _app(fake: FakeLLM) -> Starlette:
                 }
             }
             return JSONResponse(err, status_code=int(entry["status"]))
-        return JSONResponse(_completion(str(entry["content"]), body.get("model", "fake")))
+        reply = _completion(str(entry["content"]), body.get("model", "fake"))
+        if "usage" in entry:
+            reply["usage"] = dict(entry["usage"])
+        return JSONResponse(reply)
 
     async def models(request: Request) -> JSONResponse:
         return JSONResponse({"object": "list", "data": [{"id": "fake", "object": "model"}]})

@@ -12,10 +12,12 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Mapping
+from pathlib import Path
 
 from green_agent.llm import Completion, LLMError, LLMSettings, Messages, Usage, load_litellm
 from green_agent.llm import LLMClient as SharedLLMClient
 from green_agent.llm.keys import KEY_ENV
+from green_agent.llm.record import RecordError, Replay
 from white_agents.common.spend import record_stage, record_usage
 
 __all__ = [
@@ -39,6 +41,12 @@ API_BASE_ENV = "LLM_API_BASE"
 """Environment variable for an OpenAI-compatible (or other) base URL."""
 API_KEY_ENV = KEY_ENV
 """The key variable of the one key rule (:mod:`green_agent.llm.keys`)."""
+
+
+RECORD_ENV = "LLM_RECORD_DIR"
+"""Environment variable for ``--record``."""
+REPLAY_ENV = "LLM_REPLAY_DIR"
+"""Environment variable for ``--replay``."""
 
 
 class ConfigError(ValueError):
@@ -80,6 +88,18 @@ def add_llm_args(parser: argparse.ArgumentParser) -> None:
         help="seconds calls fail fast once the breaker opened (default: %(default)s)",
     )
     g.add_argument(
+        "--record",
+        metavar="DIR",
+        default=None,
+        help=f"record every model call in DIR (prompts.jsonl, calls.jsonl) (env {RECORD_ENV})",
+    )
+    g.add_argument(
+        "--replay",
+        metavar="DIR",
+        default=None,
+        help=f"answer from the record in DIR instead of the model: no key, no network (env {REPLAY_ENV})",
+    )
+    g.add_argument(
         "--check-endpoint",
         action="store_true",
         help="at start-up, send one tiny completion and exit 2 with the reason if the endpoint fails",
@@ -100,8 +120,19 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str] | None =
         raise ConfigError("--retries must be >= 0")
     if args.breaker_threshold < 0 or args.breaker_cooldown <= 0:
         raise ConfigError("--breaker-threshold must be >= 0 and --breaker-cooldown positive")
+    record = args.record or env.get(RECORD_ENV) or None
+    replay = args.replay or env.get(REPLAY_ENV) or None
+    if record and replay:
+        raise ConfigError("--record and --replay exclude each other")
+    if replay:
+        try:
+            Replay(Path(replay))
+        except RecordError as exc:
+            raise ConfigError(str(exc)) from None
     return LLMSettings(
         model=model,
+        record_dir=record,
+        replay_dir=replay,
         api_base=args.api_base or env.get(API_BASE_ENV) or None,
         api_key=env.get(API_KEY_ENV) or None,
         temperature=args.temperature,

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from a2a.types import AgentExtension
 from google.protobuf.struct_pb2 import Struct
 
 from green_agent.kit.declared import LLM_EXTENSION_URI
+from green_agent.llm.record import record_digest
 from white_agents.common.llm import LLMSettings
 
 
@@ -34,10 +36,15 @@ class LLMRuntime:
     """``<agent>-<hash of its prompt texts>``."""
     api_base_set: bool
     """True when a custom endpoint (``--api-base``) serves the model, e.g. a local OpenAI-compatible server."""
+    replay_of: str | None = None
+    """When answering from a record (``--replay``): the record's SHA-256."""
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form (card extension params, reply data part)."""
-        return asdict(self)
+        """JSON-ready form (card extension params, reply data part); ``replay_of`` only when replaying."""
+        out = asdict(self)
+        if self.replay_of is None:
+            del out["replay_of"]
+        return out
 
 
 def prompt_version(name: str, *texts: str) -> str:
@@ -55,6 +62,7 @@ def runtime_of(settings: LLMSettings, version: str) -> LLMRuntime:
         temperature=settings.temperature,
         prompt_version=version,
         api_base_set=bool(settings.api_base),
+        replay_of=record_digest(Path(settings.replay_dir)) if settings.replay_dir else None,
     )
 
 
