@@ -44,6 +44,23 @@ def test_model_precedence_flag_then_env_then_default():
         settings_from_args(_args(), {})
 
 
+def test_record_and_replay_flags(tmp_path):
+    """A replay needs a readable record and no key; recording and replaying exclude each other."""
+    from white_agents.common.server import missing_credentials
+
+    env = {"LLM_RECORD_DIR": str(tmp_path / "rec")}
+    assert settings_from_args(_args("--model", "openai/x"), env).record_dir == str(tmp_path / "rec")
+    with pytest.raises(ConfigError, match="cannot read the record"):
+        settings_from_args(_args("--model", "openai/x", "--replay", str(tmp_path / "none")), {})
+    (tmp_path / "r").mkdir()
+    for name in ("prompts.jsonl", "calls.jsonl"):
+        (tmp_path / "r" / name).write_text("")
+    replay = settings_from_args(_args("--model", "gemini/g", "--replay", str(tmp_path / "r")), {})
+    assert replay.replay_dir == str(tmp_path / "r") and missing_credentials(replay, {}) is None
+    with pytest.raises(ConfigError, match="exclude each other"):
+        settings_from_args(_args("--model", "openai/x", "--replay", str(tmp_path / "r")), env)
+
+
 def test_usage_sums_and_unknown_cost_stays_unknown():
     a = Usage(10, 5, 0.01, 1)
     assert (Usage() + a) == a

@@ -33,7 +33,10 @@ def create_agent_app(
 
 
 def missing_credentials(settings: LLMSettings, env: Mapping[str, str] | None = None) -> str | None:
-    """Why the model cannot be called under the key rule (:mod:`green_agent.llm.keys`), or None."""
+    """Why the model cannot be called under the key rule (:mod:`green_agent.llm.keys`), or None
+    (a replay calls no model: it needs no key)."""
+    if settings.replay_dir:
+        return None
     return key_problem(settings.model, settings.api_base, settings.api_key, env)
 
 
@@ -67,7 +70,7 @@ def serve_llm_app(prog: str, app: ASGIApp, args: argparse.Namespace, settings: L
     """Check the key (and, with ``--check-endpoint``, the endpoint: exit 2 with one line), quiet
     library logs, serve the card at once and import litellm in the background."""
     problem = missing_credentials(settings)
-    if problem is None and args.check_endpoint:
+    if problem is None and args.check_endpoint and not settings.replay_dir:
         problem = asyncio.run(endpoint_problem(settings))
     if problem:
         print(f"{prog}: error: {problem}", file=sys.stderr)
