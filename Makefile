@@ -26,7 +26,8 @@ run: install
 # The paper's comparison (scenarios/folio/paper.toml): needs GEMINI_API_KEY, or LLM_MODEL (+ LLM_API_BASE for an
 # OpenAI-compatible local server; keys: docs/white_agents.md, "The key rule"), and the cleaned FOLIO data
 # (AGENTBEATS_DATA_DIR), all checked before any agent starts. Always writes results/paper.{json,html,md} and
-# prints the comparison, then exits with the run's status (3 when a participant failed every item).
+# prints the comparison, then exits with the run's status (3 when a participant failed every item). Every model
+# call is recorded in results/paper-record/ (replay: python -m green_agent.paper --run --replay results/paper-record).
 paper: install
 	$(BIN)/python -m green_agent.paper --run --output results/paper.json
 

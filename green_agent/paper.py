@@ -3,14 +3,18 @@
 ``--run`` (what ``make paper`` runs) checks the model, the key rule and the dataset before any agent
 starts (exit 2, one line), runs the scenario, then *always* writes the results, the HTML and the
 Markdown reports and prints the comparison — also when a participant failed every item (the likely
-case with a small local model) — and exits with the run's status. ``RESULTS.json`` alone prints the
-comparison of :mod:`green_agent.folio.paper`; ``--preflight`` only runs the checks.
+case with a small local model) — and exits with the run's status. Every model call the agents make
+is recorded next to the results (``<output>-record/``, :mod:`green_agent.llm.record`);
+``--replay DIR`` runs the scenario again answering from such a record: no key, no network, the same
+answers, the sandboxed programs re-executed and the reports rebuilt. ``RESULTS.json`` alone prints
+the comparison of :mod:`green_agent.folio.paper`; ``--preflight`` only runs the checks.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,11 +33,23 @@ def _error(message: str) -> int:
     return 2
 
 
-def _checks(scenario: Path) -> str | None:
-    """The first reason the run could not succeed (model and key, scenario, dataset), or None."""
-    problem = preflight(os.environ)
-    if problem:
-        return problem
+RECORD_ENV, REPLAY_ENV = "LLM_RECORD_DIR", "LLM_REPLAY_DIR"
+"""The agents' record and replay variables (white_agents/common/llm.py)."""
+
+
+def _checks(scenario: Path, replay: Path | None = None) -> str | None:
+    """The first reason the run could not succeed (model and key, record, scenario, dataset), or None."""
+    if replay is None:
+        problem = preflight(os.environ)
+        if problem:
+            return problem
+    else:
+        from green_agent.llm.record import RecordError, Replay
+
+        try:
+            Replay(replay)
+        except RecordError as exc:
+            return str(exc)
     from green_agent.harness.scenario import ScenarioError, load_scenario
 
     try:
@@ -55,11 +71,18 @@ def _report(results: Path) -> int:
     return int(status)
 
 
-def run_paper(scenario: Path, output: Path) -> int:
-    """Checks, the run, then the reports and the comparison whatever the run's status; that status."""
-    problem = _checks(scenario)
+def run_paper(scenario: Path, output: Path, replay: Path | None = None) -> int:
+    """Checks, the run (recording, or replaying ``replay``), then the reports and the comparison
+    whatever the run's status; that status."""
+    problem = _checks(scenario, replay)
     if problem:
         return _error(problem)
+    if replay is None:
+        os.environ[RECORD_ENV] = str(output.resolve().with_name(f"{output.stem}-record"))
+        os.environ.pop(REPLAY_ENV, None)
+    else:
+        os.environ[REPLAY_ENV] = str(replay.resolve())
+        os.environ.pop(RECORD_ENV, None)
     from green_agent.harness.cli import main as harness_main
 
     try:
@@ -67,6 +90,10 @@ def run_paper(scenario: Path, output: Path) -> int:
     except OSError as exc:
         return _error(f"cannot create {output.parent}: {exc.strerror or exc}")
     output.unlink(missing_ok=True)  # a stale file must not pass for this run's results
+    if replay is None:
+        record = Path(os.environ[RECORD_ENV])
+        shutil.rmtree(record, ignore_errors=True)  # this run's calls only
+        print(f"recording every model call in {record}")
     status = harness_main(["run", str(scenario), "--output", str(output)])
     if not output.is_file():
         print(f"{PROG}: the run wrote no results (status {status}); nothing to report", file=sys.stderr)
@@ -94,12 +121,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=Path("results/paper.json"),
         help="results file of --run; the reports go next to it as .html and .md (default: %(default)s)",
     )
+    parser.add_argument(
+        "--replay",
+        type=Path,
+        metavar="DIR",
+        help="with --run: answer from the record DIR (a run's <output>-record) instead of the model",
+    )
     args = parser.parse_args(argv)
     if args.preflight:
-        problem = _checks(args.scenario)
+        problem = _checks(args.scenario, args.replay)
         return _error(problem) if problem else 0
     if args.run:
-        return run_paper(args.scenario, args.output)
+        return run_paper(args.scenario, args.output, args.replay)
     if args.results is None:
         parser.error("a results file is required (or --run, or --preflight)")
     try:

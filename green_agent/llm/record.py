@@ -17,8 +17,10 @@ request that is not in the record fails (kind ``not_recorded``) without anything
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import os
 import threading
 from collections import defaultdict, deque
 from collections.abc import Mapping
@@ -60,7 +62,8 @@ def record_digest(directory: Path) -> str:
 
 @dataclass
 class Recorder:
-    """Appends each successful call to a record (thread-safe; a line is written whole, then flushed)."""
+    """Appends each successful call to a record (thread- and process-safe: each line is written whole
+    under a lock, so the agents of one run can record into one directory)."""
 
     directory: Path
     _seen: set[str] = field(default_factory=set)
@@ -94,9 +97,16 @@ class Recorder:
             self._append(CALLS, call)
 
     def _append(self, name: str, obj: Mapping[str, Any]) -> None:
-        with (self.directory / name).open("a", encoding="utf-8") as f:
-            f.write(json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n")
-            f.flush()
+        """One whole line, under an exclusive lock: the agents of one run may share a record."""
+        line = (json.dumps(obj, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+        fd = os.open(self.directory / name, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            view = memoryview(line)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)  # closing releases the lock
 
 
 @dataclass(frozen=True)

@@ -99,3 +99,49 @@ def test_the_key_rule_is_checked_before_any_agent_starts(tmp_path: Path) -> None
     proc = _paper(tmp_path, env, "--run", "--scenario", str(_scenario(tmp_path)), "--output", "x.json")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "no key configured for openai" in proc.stderr and not os.path.exists(REPO / "x.json")
+
+
+def test_a_recorded_paper_run_replays_offline_to_the_same_answers(tmp_path: Path) -> None:
+    """``--run`` records every call next to the results; ``--run --replay`` with the endpoint stopped and
+    no model key gives every item the same answer and the same usage, and names the record."""
+    import json
+
+    def answer(body: dict[str, object]) -> dict[str, object]:
+        text = str(body["messages"][-1]["content"])  # type: ignore[index]
+        label = "True" if "dog" in text.lower() or len(text) % 2 else "Uncertain"
+        return {
+            "content": f"Reasoning.\nAnswer: {label}",
+            "usage": {"prompt_tokens": len(text), "completion_tokens": 5},
+        }
+
+    scenario = _scenario(tmp_path)
+    first, again = tmp_path / "a" / "paper.json", tmp_path / "b" / "paper.json"
+    with fake_llm(default=answer) as fake:
+        env = _env(tmp_path, fake.url)
+        proc = _paper(tmp_path, env, "--run", "--scenario", str(scenario), "--output", str(first))
+        assert proc.returncode == 0, proc.stderr
+        sent = len(fake.requests)
+    record = tmp_path / "a" / "paper-record"
+    assert sent == 2 and len((record / "calls.jsonl").read_text().splitlines()) == sent
+    replay_env = {k: v for k, v in env.items() if k != "LLM_API_BASE"}  # openai/test, no key anywhere
+    proc = _paper(
+        tmp_path,
+        replay_env,
+        "--run",
+        "--replay",
+        str(record),
+        "--scenario",
+        str(scenario),
+        "--output",
+        str(again),
+    )
+    assert proc.returncode == 0, proc.stderr  # no key and no endpoint needed
+    assert not (tmp_path / "b" / "paper-record").exists()  # a replay records nothing
+    before, after = (json.loads(p.read_text())["results"][0] for p in (first, again))
+    keep = ("id", "predicted", "status", "correct", "usage")
+    assert [{k: i.get(k) for k in keep} for i in after["items"]] == [
+        {k: i.get(k) for k in keep} for i in before["items"]
+    ]
+    assert after["usage"] == before["usage"] and after["llm"]["replay_of"]
+    for path in (again, again.with_suffix(".html"), again.with_suffix(".md")):
+        assert path.is_file()
