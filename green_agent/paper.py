@@ -99,7 +99,21 @@ def run_paper(scenario: Path, output: Path, replay: Path | None = None) -> int:
         print(f"{PROG}: the run wrote no results (status {status}); nothing to report", file=sys.stderr)
         return status or 1
     reported = _report(output)
+    if replay is None:
+        _name_record(Path(os.environ[RECORD_ENV]))
     return status or reported
+
+
+def _name_record(record: Path) -> None:
+    """Print where the record is and its SHA-256 (what a replay of it declares as ``replay_of``)."""
+    from green_agent.llm.record import record_digest
+
+    try:
+        print(
+            f"model calls recorded in {record} (sha256 {record_digest(record)}); replay: {PROG} --run --replay {record}"
+        )
+    except OSError:
+        print(f"no model call was recorded ({record} is empty)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -122,6 +122,9 @@ def test_a_recorded_paper_run_replays_offline_to_the_same_answers(tmp_path: Path
         assert proc.returncode == 0, proc.stderr
         sent = len(fake.requests)
     record = tmp_path / "a" / "paper-record"
+    from green_agent.llm.record import record_digest
+
+    assert f"(sha256 {record_digest(record)})" in proc.stdout
     assert sent == 2 and len((record / "calls.jsonl").read_text().splitlines()) == sent
     replay_env = {k: v for k, v in env.items() if k != "LLM_API_BASE"}  # openai/test, no key anywhere
     proc = _paper(
@@ -142,6 +145,6 @@ def test_a_recorded_paper_run_replays_offline_to_the_same_answers(tmp_path: Path
     assert [{k: i.get(k) for k in keep} for i in after["items"]] == [
         {k: i.get(k) for k in keep} for i in before["items"]
     ]
-    assert after["usage"] == before["usage"] and after["llm"]["replay_of"]
+    assert after["usage"] == before["usage"] and after["llm"]["replay_of"] == record_digest(record)
     for path in (again, again.with_suffix(".html"), again.with_suffix(".md")):
         assert path.is_file()
