@@ -15,8 +15,8 @@ import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import SendMessageRequest
 
+from green_agent.kit.causes import cause_chain
 from green_agent.kit.client.task_fold import MESSAGE_ARTIFACT, MESSAGE_STATE, StatusListener, TaskFold
-from green_agent.kit.client.transport import cause_chain
 from green_agent.kit.parts import restore_ints, user_message
 from green_agent.service.executor import RESULT_ARTIFACT
 

@@ -17,7 +17,7 @@ import ssl
 from dataclasses import dataclass
 from typing import Any
 
-from green_agent.kit.client.transport import cause_chain
+from green_agent.kit.causes import cause_chain
 
 RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 """HTTP statuses worth another attempt."""

@@ -20,6 +20,7 @@ from a2a.types import AgentCard, CancelTaskRequest, SendMessageRequest, StreamRe
 from a2a.utils.errors import A2AError
 from google.protobuf.json_format import MessageToDict
 
+from green_agent.kit.causes import cause_chain
 from green_agent.kit.client.bounded_http import (
     BoundedTransport,
     ResponseTooLarge,
@@ -60,16 +61,6 @@ def _http_client(auth: httpx.Auth | None = None) -> httpx.AsyncClient:
         limits=limits,
         cookies=_NoCookies(),
     )
-
-
-def cause_chain(exc: BaseException, limit: int = 10) -> list[BaseException]:
-    """``exc`` and the exceptions it was raised from (``__cause__``/``__context__``), outermost first."""
-    chain: list[BaseException] = []
-    cur: BaseException | None = exc
-    while cur is not None and len(chain) < limit:
-        chain.append(cur)
-        cur = cur.__cause__ or cur.__context__
-    return chain
 
 
 def _classify(exc: BaseException) -> TransportError:
