@@ -20,7 +20,8 @@ from starlette.types import ASGIApp
 
 from green_agent.core.contract import Assessor, AssessorContext, AssessorFactory
 from green_agent.core.registry import plugin_named, plugins
-from green_agent.kit.cli_args import positive_int
+from green_agent.kit import cli_args
+from green_agent.kit.cli_args import positive_int, positive_seconds
 from green_agent.kit.server.connection_limits import ConnectionLimits
 from green_agent.kit.server.intake import IntakeContextBuilder
 from green_agent.kit.server.limits import ServerLimits
@@ -125,7 +126,7 @@ def create_app(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m green_agent", description=__doc__.splitlines()[0])
+    parser = cli_args.ArgumentParser(prog="python -m green_agent", description=__doc__.splitlines()[0])
     add_server_args(parser, default_port=9009)
     parser.add_argument(
         "--run-dir",
@@ -307,17 +308,6 @@ def connection_limits_from_args(args: argparse.Namespace) -> ConnectionLimits:
         max_connections=args.max_connections,
         max_connections_per_client=args.max_connections_per_client,
     )
-
-
-def positive_seconds(text: str) -> float:
-    """argparse type: a finite number of seconds > 0, with a readable error."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
-    return value
 
 
 def limits_from_args(args: argparse.Namespace) -> ServerLimits:

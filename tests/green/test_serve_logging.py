@@ -13,13 +13,13 @@ import pytest
 from tests.support.timing import scaled
 
 CHILD = """
-import logging, sys, uvicorn
-from green_agent.kit.server import serving
+import logging, sys
+from green_agent.kit.server import listener, serving
 def report(*args, **kwargs):
     names = ("green_agent.folio", "httpx", "a2a.client.card_resolver")
     print(*(logging.getLogger(n).isEnabledFor(logging.INFO) for n in names))
     print(*(logging.getLogger(n).isEnabledFor(logging.WARNING) for n in names))
-uvicorn.run = report
+listener.StoppableServer.serve_until_stopped = report
 serving.serve(object(), host="127.0.0.1", port=0, log_level=sys.argv[1])
 """
 

@@ -11,10 +11,10 @@ import sys
 from tests.support.timing import scaled
 
 CHILD = """
-import gc, uvicorn
-from green_agent.kit.server import serving
+import gc
+from green_agent.kit.server import listener, serving
 before = gc.get_threshold()
-uvicorn.run = lambda *args, **kwargs: print(gc.get_threshold()[0], gc.get_freeze_count() > 0, before[0])
+listener.StoppableServer.serve_until_stopped = lambda *args, **kwargs: print(gc.get_threshold()[0], gc.get_freeze_count() > 0, before[0])
 serving.serve(object(), host="127.0.0.1", port=0, log_level="warning")
 """
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 # ruff: noqa: E402
+from green_agent.kit import cli_args
 from green_agent.kit.process import apply_process_defaults
 
 apply_process_defaults()  # before anything below imports a2a-sdk: see green_agent/kit/process.py
 
-import argparse
 import sys
 
 from starlette.types import ASGIApp
@@ -29,9 +29,11 @@ def create_app(url: str, max_contexts: int = 256) -> ASGIApp:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m white_agents.anomaly_baseline", description=__doc__)
+    parser = cli_args.ArgumentParser(prog="python -m white_agents.anomaly_baseline", description=__doc__)
     add_server_args(parser, default_port=9119)
-    parser.add_argument("--max-contexts", type=int, default=256, help="episodes remembered at once (LRU)")
+    parser.add_argument(
+        "--max-contexts", type=cli_args.positive_int, default=256, help="episodes remembered at once (LRU)"
+    )
     args = parser.parse_args(argv)
     serve(
         create_app(card_url_from_args(args), args.max_contexts),

@@ -7,11 +7,11 @@ those of every LLM white agent (:mod:`white_agents.common.llm`).
 from __future__ import annotations
 
 # ruff: noqa: E402
+from green_agent.kit import cli_args
 from green_agent.kit.process import apply_process_defaults
 
 apply_process_defaults()  # before anything below imports a2a-sdk: see green_agent/kit/process.py
 
-import argparse
 import sys
 
 from starlette.types import ASGIApp
@@ -47,10 +47,12 @@ def create_app(url: str, settings: LLMSettings, *, max_contexts: int = 256) -> A
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+    parser = cli_args.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
     add_server_args(parser, default_port=9120)
     add_llm_args(parser)
-    parser.add_argument("--max-contexts", type=int, default=256, help="episodes remembered at once (LRU)")
+    parser.add_argument(
+        "--max-contexts", type=cli_args.positive_int, default=256, help="episodes remembered at once (LRU)"
+    )
     args = parser.parse_args(argv)
     try:
         settings = settings_from_args(args)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from green_agent.kit import cli_args
 from white_agents.autoformalizer.sandbox.isolation import (
     allow_weak_sandbox,
     announce,
@@ -32,7 +33,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     )
     g.add_argument(
         "--max-repairs",
-        type=int,
+        type=cli_args.non_negative_int,
         default=3,
         help="repair rounds after the first attempt (default: %(default)s)",
     )
@@ -43,10 +44,16 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         help="answer this label (marked fallback) instead of failing when every attempt fails",
     )
     g.add_argument(
-        "--sandbox-timeout", type=float, default=10.0, help="seconds per program run (default: %(default)s)"
+        "--sandbox-timeout",
+        type=cli_args.positive_seconds,
+        default=10.0,
+        help="seconds per program run (default: %(default)s)",
     )
     g.add_argument(
-        "--solver-timeout-ms", type=int, default=5000, help="Z3 timeout per query (default: %(default)s)"
+        "--solver-timeout-ms",
+        type=cli_args.positive_int,
+        default=5000,
+        help="Z3 timeout per query (default: %(default)s)",
     )
     g.add_argument(
         "--allow-weak-sandbox",

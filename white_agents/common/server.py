@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from a2a.types import AgentSkill
 from starlette.types import ASGIApp
 
+from green_agent.kit import cli_args
 from green_agent.kit.server.serving import add_server_args, agent_card, build_app, card_url_from_args, serve
 from green_agent.llm.keys import key_problem
 from white_agents.common.executor import FolioAgent, FolioAgentExecutor
@@ -51,7 +52,7 @@ def run_llm_agent(
 ) -> int:
     """Parse flags, check the LLM settings (exit 2 with one line if unusable), serve; litellm is
     imported in the background once the card is being served (:mod:`white_agents.common.startup`)."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = cli_args.ArgumentParser(prog=prog, description=description)
     add_server_args(parser, default_port=default_port)
     add_llm_args(parser)
     if add_args is not None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import threading
 from collections.abc import Sequence
 
 from starlette.types import ASGIApp
 
+from green_agent.kit import cli_args
 from green_agent.kit.server.serving import (
     add_server_args,
     agent_card,
@@ -44,10 +44,13 @@ def create_app(card_url: str, *, timeout_ms: int = 5000) -> ASGIApp:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Serve the reference agent until interrupted."""
-    parser = argparse.ArgumentParser(prog="python -m white_agents.reference", description=__doc__)
+    parser = cli_args.ArgumentParser(prog="python -m white_agents.reference", description=__doc__)
     add_server_args(parser, default_port=DEFAULT_PORT)
     parser.add_argument(
-        "--timeout-ms", type=int, default=5000, help="Z3 timeout per query (default: %(default)s)"
+        "--timeout-ms",
+        type=cli_args.positive_int,
+        default=5000,
+        help="Z3 timeout per query (default: %(default)s)",
     )
     args = parser.parse_args(argv)
     threading.Thread(target=warm, name="warm-solver", daemon=True).start()  # while the server starts

@@ -28,6 +28,7 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.types import ASGIApp
 
 from green_agent import __version__
+from green_agent.kit.cli_args import port
 from green_agent.kit.redact import install_log_redaction
 from green_agent.kit.server.agent_port import PORT_ENV, default_port_from_env
 from green_agent.kit.server.connection_limits import (
@@ -38,6 +39,7 @@ from green_agent.kit.server.connection_limits import (
     fit_descriptor_limit,
     quiet_accept_errors,
 )
+from green_agent.kit.server.listener import StoppableServer, bind_listener
 from green_agent.kit.server.request_limit import RequestSizeLimit
 from green_agent.kit.server.tenancy import (
     BearerAuth,
@@ -194,7 +196,7 @@ def add_server_args(parser: argparse.ArgumentParser, *, default_port: int) -> No
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default: %(default)s)")
     parser.add_argument(
         "--port",
-        type=int,
+        type=port,
         default=default_port_from_env(default_port),
         help=f"port to bind (default: ${PORT_ENV} or {default_port})",
     )
@@ -271,16 +273,21 @@ def serve(
     log_level: str = "info",
     connections: ConnectionLimits | None = None,
 ) -> None:
-    """Run the app with uvicorn until interrupted (after :func:`settle_heap`), behind the read
-    deadline and the connection caps of :mod:`green_agent.kit.server.connection_limits`."""
+    """Run the app with uvicorn until a stop signal (after :func:`settle_heap`), behind the read
+    deadline and the connection caps of :mod:`green_agent.kit.server.connection_limits`.
+
+    The port is bound here first, so a port in use or a bad host is one line (``error: port 9009 on
+    127.0.0.1 is already in use``, exit 1) rather than uvicorn's log record.
+    """
     import uvicorn
 
+    listener = bind_listener(host, port)
     settle_heap()
     configure_logging(log_level)
     limits = connections or ConnectionLimits()
     fit_descriptor_limit(limits, BACKLOG)
     guard = ConnectionGuard(limits)
-    uvicorn.run(
+    config = uvicorn.Config(
         LoopSetup(ReadDeadline(app), partial(quiet_accept_errors, guard.budget)),
         host=host,
         port=port,
@@ -290,3 +297,4 @@ def serve(
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         backlog=BACKLOG,
     )
+    StoppableServer(config).serve_until_stopped(listener)
