@@ -14,7 +14,10 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from green_agent.kit import cli_args
+from green_agent.kit.closed_stdout import tolerate_closed_stdout
 from green_agent.kit.process import apply_process_defaults
+from green_agent.kit.stopping import exit_status, install_stop_signals
 
 SUBCOMMANDS: tuple[str, ...] = (
     "green_agent.folio.verify.cli",  # folio verify
@@ -35,7 +38,7 @@ def _load(module: str) -> ModuleType | None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``folio`` parser with every available subcommand registered."""
-    parser = argparse.ArgumentParser(
+    parser = cli_args.ArgumentParser(
         prog="folio", description="FOLIO dataset tools: verify, clean, review, diff, variants."
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -49,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``folio`` console script; returns the exit status."""
     apply_process_defaults()  # first: see green_agent/kit/process.py
+    install_stop_signals()  # SIGINT, SIGTERM, SIGHUP: the same orderly stop, whatever was inherited
+    tolerate_closed_stdout()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -57,9 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help(sys.stderr)
             return 2
         return int(func(args) or 0)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         print("folio: interrupted", file=sys.stderr)
-        return 130
+        return exit_status(exc)
     except Exception as exc:  # noqa: BLE001 — last resort: one line, never a traceback
         print(f"folio: internal error: {type(exc).__name__}: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2

@@ -1,9 +1,10 @@
 """``agentbeats``: run a scenario locally — start its agents, send the request, show and save results.
 
 Exit codes: 0 success · 1 the run failed (an agent did not come up, port taken, task rejected or
-failed, stream lost) · 2 bad command line or scenario file · 3 the assessment completed but a
-participant failed every item (results written; see the hint printed) · 130 interrupted (Ctrl-C;
-143 SIGTERM).
+failed, stream lost) · 2 bad command line, scenario file, or an --output that cannot be written
+(checked before any agent starts) · 3 the assessment completed but a participant failed every item
+(results written; see the hint printed) · 128+N stopped by signal N: 130 Ctrl-C, 143 SIGTERM, 129
+SIGHUP (every agent stopped; a result that had already arrived is still written).
 
 Agents' logs go to RUN_DIR/logs/<time>-<pid>/ (RUN_DIR: $AGENTBEATS_RUN_DIR or ./runs); they are
 deleted after a successful run unless --keep-logs is given.
@@ -17,19 +18,28 @@ import atexit
 import contextlib
 import importlib
 import importlib.util
-import json
 import os
 import shutil
-import signal
 import sys
 import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from green_agent.harness.output import OutputError, unwritable_output, write_html, write_results
 from green_agent.harness.preload import AGENT_CLIENT, HTML_REPORT, Preload
 from green_agent.harness.scenario import Scenario, ScenarioError, load_scenario
+from green_agent.kit import cli_args
+from green_agent.kit.cli_args import positive_seconds
+from green_agent.kit.closed_stdout import tolerate_closed_stdout
 from green_agent.kit.process import apply_process_defaults
+from green_agent.kit.stopping import (
+    cancel_on_stop,
+    exit_status,
+    install_stop_signals,
+    on_stop_signals,
+    stops_held,
+)
 
 if TYPE_CHECKING:  # the heavy imports (a2a, httpx, rich) wait until a scenario is valid
     from rich.console import Console
@@ -57,16 +67,6 @@ def _error(message: str, details: list[str] | None = None) -> None:
     sys.stderr.flush()
 
 
-def _positive(value: str) -> float:
-    try:
-        number = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
-    if not number > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {value}")
-    return number
-
-
 def _report_cli(argv: list[str]) -> Any:
     """``green_agent.report.cli`` when it exists and the command line may need it (imported lazily)."""
     command = next((a for a in argv if not a.startswith("-")), None)
@@ -80,7 +80,7 @@ def _report_cli(argv: list[str]) -> Any:
 
 
 def build_parser(report_module: Any = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description="Run AgentBeats assessment scenarios locally.")
+    parser = cli_args.ArgumentParser(prog=PROG, description="Run AgentBeats assessment scenarios locally.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     run = sub.add_parser("run", help="start a scenario's agents and run the assessment", description=__doc__)
     run.add_argument("file", metavar="FILE", help="scenario TOML file")
@@ -99,7 +99,7 @@ def build_parser(report_module: Any = None) -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--timeout-card",
-        type=_positive,
+        type=positive_seconds,
         default=30.0,
         metavar="S",
         help="seconds to wait for every agent card (default: %(default)g)",
@@ -116,12 +116,18 @@ def build_parser(report_module: Any = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     apply_process_defaults()  # first: see green_agent/kit/process.py
+    install_stop_signals()  # SIGINT, SIGTERM, SIGHUP: one orderly stop, whatever was inherited
+    tolerate_closed_stdout()  # `agentbeats ... | head -2`: a closed pipe ends printing, not the run
     argv = list(sys.argv[1:] if argv is None else argv)
-    report_module = _report_cli(argv)
-    args = build_parser(report_module).parse_args(argv)
-    if args.command == "run":
-        return run_command(args)
-    return int(report_module.run_report(args))
+    try:
+        report_module = _report_cli(argv)
+        args = build_parser(report_module).parse_args(argv)
+        if args.command == "run":
+            return run_command(args)
+        return int(report_module.run_report(args))
+    except KeyboardInterrupt as exc:  # stopped before or after a run (run_command handles its own)
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return exit_status(exc)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -130,6 +136,10 @@ def run_command(args: argparse.Namespace) -> int:
         scenario = load_scenario(args.file)
     except ScenarioError as exc:
         _error(f"{args.file}: {exc}")
+        return 2
+    problem = None if args.serve_only else unwritable_output(args.output)
+    if problem is not None:
+        _error(f"--output: {problem}")
         return 2
     from rich.console import Console
 
@@ -150,35 +160,21 @@ def run_command(args: argparse.Namespace) -> int:
     )
     supervisor = Supervisor(log_dir, echo=echo)
     atexit.register(supervisor.stop_all)
-    received: list[int] = []
-
-    def on_signal(signum: int, _frame: Any) -> None:
-        received.append(signum)
-        if signum != signal.SIGINT:
-            os.kill(os.getpid(), signal.SIGINT)  # the same orderly path as Ctrl-C, also inside asyncio
-
-    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGHUP)}
     code = 1
     try:
         code = _run(scenario, args, supervisor, console)
         return code
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP (green_agent/kit/stopping.py)
         print(f"{PROG}: interrupted; stopping the agents", file=sys.stderr)
-        code = 128 + next((s for s in received if s != signal.SIGINT), signal.SIGINT)
+        code = exit_status(exc)
         return code
     except RunFailed as exc:
         _error(str(exc), exc.details)
         return 1
     finally:
-
-        def hurry(_signum: int, _frame: Any) -> None:
-            supervisor.hurry()
-
-        signal.signal(signal.SIGINT, hurry)
+        on_stop_signals(lambda _signum, _frame: supervisor.hurry())  # a second stop skips the grace
         supervisor.stop_all()
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        install_stop_signals()
         _settle_logs(log_dir, keep=code != 0 or args.keep_logs or args.serve_only)
 
 
@@ -241,7 +237,8 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
         request["config"] = {**request["config"], "resume": True}
     client_imports.ready()
     report_imports = Preload(HTML_REPORT)  # imported while the assessment runs
-    outcome = asyncio.run(_assess(scenario, request, supervisor, console))
+    late_stops: list[int] = []  # a stop that came after the result: write it first, then stop
+    outcome = asyncio.run(_assess(scenario, request, supervisor, console, late_stops))
     # the agents are done: stop them while we print and write (run_command waits for this to finish)
     threading.Thread(target=supervisor.stop_all, name="stop-agents", daemon=True).start()
     if outcome.state not in ("completed", "message"):
@@ -253,6 +250,11 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
         "participants": {p.role: p.agentbeats_id for p in scenario.participants},
         "results": outcome.results,
     }
+    with stops_held(late_stops):  # the result is here: a stop now still writes it
+        try:
+            write_results(args.output, results)
+        except OutputError as exc:
+            raise RunFailed(str(exc)) from None
     verdict = print_results(console, outcome.summary, outcome.results)
     for line in resume_lines(outcome.results):
         console.print(line, markup=False)
@@ -260,12 +262,15 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
         console.print(
             "--resume: no earlier items of this request and these agents; all assessed now", markup=False
         )
-    _write_json(args.output, results)
     console.print(
         f"Results written to {args.output} (run took {time.monotonic() - started:.1f} s)", markup=False
     )
     report_imports.ready()
-    _write_html(results, args.output, console)
+    html = write_html(results, args.output)
+    if html.startswith("warning:"):
+        print(f"{PROG}: {html}", file=sys.stderr)
+    else:
+        console.print(html, markup=False)
     if verdict.failed_everything:
         _error(
             f"participant(s) {', '.join(verdict.failed_everything)} failed every item (see the hint above)"
@@ -280,9 +285,15 @@ def supervisor_failure(supervisor: Supervisor, proc: Any, what: str) -> RunFaile
 
 
 async def _assess(
-    scenario: Scenario, request: dict[str, Any], supervisor: Supervisor, console: Console
+    scenario: Scenario,
+    request: dict[str, Any],
+    supervisor: Supervisor,
+    console: Console,
+    late_stops: list[int],
 ) -> Outcome:
-    from green_agent.harness.client import StreamError, run_assessment
+    """The assessment's outcome; a stop signal cancels the stream (and raises ``Stopped``) unless the
+    result has already arrived, in which case it lands in ``late_stops``."""
+    from green_agent.harness.client import run_assessment
     from green_agent.harness.display import ProgressView
 
     green = supervisor.process_of(scenario.green)
@@ -295,63 +306,37 @@ async def _assess(
                 trust_env=not scenario.green.is_local,
             )
         )
-        try:
-            while not stream.done():
-                await asyncio.wait({stream}, timeout=0.5)
-                if green is not None and green.popen.poll() is not None and not stream.done():
-                    await asyncio.wait({stream}, timeout=2.0)  # let the broken stream report itself first
-                    stream.cancel()
-                    break
-            return await stream
-        except (StreamError, asyncio.CancelledError) as exc:
-            for _ in range(20):  # a dying process drops its sockets a moment before it can be reaped
-                if green is None or green.popen.poll() is not None:
-                    break
-                await asyncio.sleep(0.05)
-            if green is not None and green.popen.poll() is not None:
-                reason = f"; {exc}" if isinstance(exc, StreamError) else ""
-                raise supervisor_failure(
-                    supervisor, green, f"died during the assessment{reason}; it exited"
-                ) from None
-            if isinstance(exc, asyncio.CancelledError):
-                raise
-            raise RunFailed(str(exc)) from None
-        finally:
-            if not stream.done():
+        async with cancel_on_stop(stream, late_stops):
+            return await _follow(stream, green, supervisor)
+
+
+async def _follow(stream: asyncio.Task[Outcome], green: Any, supervisor: Supervisor) -> Outcome:
+    """Wait for the stream, watching the green agent's process; a dead green agent is one clear error."""
+    from green_agent.harness.client import StreamError
+
+    try:
+        while not stream.done():
+            await asyncio.wait({stream}, timeout=0.5)
+            if green is not None and green.popen.poll() is not None and not stream.done():
+                await asyncio.wait({stream}, timeout=2.0)  # let the broken stream report itself first
                 stream.cancel()
-                with contextlib.suppress(BaseException):
-                    await stream
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        tmp.replace(path)
-    except OSError as exc:
-        raise RunFailed(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
-def _write_html(results: dict[str, Any], output: Path, console: Console) -> None:
-    """``results.html`` next to the results file, when the report module provides a writer."""
-    writer = None
-    for module in ("green_agent.report", "green_agent.report.html"):
-        try:
-            writer = getattr(importlib.import_module(module), "write_html_report", None)
-        except ImportError:
-            continue
-        if writer is not None:
-            break
-    if writer is None:
-        console.print(
-            "(HTML report skipped: green_agent.report.write_html_report is not available)", markup=False
-        )
-        return
-    path = output.with_suffix(".html")
-    try:
-        writer(results, path)
-    except Exception as exc:  # noqa: BLE001 - the results file is written; the report is a bonus
-        print(f"{PROG}: warning: HTML report not written: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return
-    console.print(f"HTML report written to {path}", markup=False)
+                break
+        return await stream
+    except (StreamError, asyncio.CancelledError) as exc:
+        for _ in range(20):  # a dying process drops its sockets a moment before it can be reaped
+            if green is None or green.popen.poll() is not None:
+                break
+            await asyncio.sleep(0.05)
+        if green is not None and green.popen.poll() is not None:
+            reason = f"; {exc}" if isinstance(exc, StreamError) else ""
+            raise supervisor_failure(
+                supervisor, green, f"died during the assessment{reason}; it exited"
+            ) from None
+        if isinstance(exc, asyncio.CancelledError):
+            raise
+        raise RunFailed(str(exc)) from None
+    finally:
+        if not stream.done():
+            stream.cancel()
+            with contextlib.suppress(BaseException):
+                await stream

@@ -4,6 +4,9 @@ A card on the agent's URL proves nothing by itself: another program may have tak
 the harness's check and the agent's start, and would then answer in the agent's place. So once a card
 answers (or the agent exits), the harness looks up which process listens on the port, from Linux's
 ``/proc``: the sockets in ``/proc/net/tcp{,6}`` and the processes' open descriptors.
+
+The same lookup recognises an agent a harness left behind (:func:`left_behind`): its environment
+names, in :data:`HARNESS_ENV`, a harness that no longer runs.
 """
 
 from __future__ import annotations
@@ -11,11 +14,51 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+from dataclasses import dataclass
 from pathlib import Path
 
 PROC = Path("/proc")
 _LISTEN = "0A"
 """The state of a listening socket in /proc/net/tcp."""
+HARNESS_ENV = "AGENTBEATS_HARNESS_PID"
+"""Set in every agent the harness starts: the harness's pid."""
+
+
+@dataclass(frozen=True)
+class LeftBehind:
+    """An agent that listens on a port we need, started by a harness that is gone."""
+
+    pid: int
+    """The listening process."""
+    name: str
+    """Its command name (``/proc/PID/comm``)."""
+    group: int
+    """Its process group (the agent's own: the harness starts each in a session of its own)."""
+    harness_pid: int
+    """The harness that started it."""
+
+    def describe(self) -> str:
+        return f"pid {self.pid}, {self.name}, started by agentbeats pid {self.harness_pid}, which has exited"
+
+    def stop_command(self) -> str:
+        """The shell command that stops it and whatever it started."""
+        return f"kill -TERM -{self.group}"
+
+
+def left_behind(port: int) -> LeftBehind | None:
+    """The listener on ``port`` if it is an agent whose harness has exited (read from ``/proc``)."""
+    inodes = _listening_inodes(port)
+    for pid in (p for p in _pids() if inodes and _socket_inodes(p) & inodes):
+        environ = _read(PROC / str(pid) / "environ").split("\0")
+        marks = [v.split("=", 1)[1] for v in environ if v.startswith(HARNESS_ENV + "=")]
+        if not marks or not marks[0].isdigit() or (PROC / marks[0]).exists():
+            continue
+        stat = _read(PROC / str(pid) / "stat")
+        fields = stat.rsplit(")", 1)[1].split() if ")" in stat else []
+        group = int(fields[2]) if len(fields) > 2 else pid
+        name = _read(PROC / str(pid) / "comm").strip() or "?"
+        return LeftBehind(pid=pid, name=name, group=group, harness_pid=int(marks[0]))
+    return None
 
 
 def port_in_use(host: str, port: int) -> bool:

@@ -4,11 +4,19 @@ Each ``cmd`` runs without a shell in its own process group (``start_new_session=
 terminal Ctrl-C reaches only the harness, which then stops every group it started: SIGTERM, a
 grace period, SIGKILL. Output goes to one log file per agent (and to the terminal with
 ``--show-logs``).
+
+A harness killed with SIGKILL cannot stop anything, so on Linux each agent asks the kernel, before
+its ``exec``, to be killed when the harness dies (``PR_SET_PDEATHSIG``; the agents are started from
+the main thread, whose exit is what the kernel watches). Each agent also carries
+:data:`HARNESS_ENV` = the harness's pid, which lets a later run recognise an agent left behind by a
+harness that is gone (:func:`green_agent.harness.ports.left_behind`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import os
 import re
 import signal
@@ -23,13 +31,27 @@ from typing import IO
 
 import httpx
 
-from green_agent.harness.ports import foreign_listener, port_in_use
+from green_agent.harness.ports import HARNESS_ENV, foreign_listener, left_behind, port_in_use
 from green_agent.harness.scenario import AgentSpec
 
 LOG_TAIL_LINES = 15
 """How many log lines an error about an agent that did not come up shows."""
 
 _PYTHON = re.compile(r"python(3(\.\d+)?)?")
+_PR_SET_PDEATHSIG = 1
+_LIBC = (
+    ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True) if sys.platform == "linux" else None
+)
+"""Loaded in the harness: the child between fork and exec only calls into it."""
+
+
+def _die_with_harness(harness_pid: int) -> None:
+    """In the agent's process, before ``exec``: be killed (SIGKILL) when the harness dies; and if it
+    already died between the fork and here, die now."""
+    if _LIBC is not None:
+        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != harness_pid:
+            os.kill(os.getpid(), signal.SIGKILL)
 
 
 class AgentStartError(RuntimeError):
@@ -49,11 +71,16 @@ def check_ports(agents: Iterable[AgentSpec]) -> None:
     """Refuse to start when a local port we are about to serve on is taken."""
     for spec in agents:
         if spec.argv is not None and spec.is_local and port_in_use(spec.host, spec.port):
+            where = f"{agent_name(spec)}: port {spec.port} on {spec.host} is already in use"
+            orphan = left_behind(spec.port)
+            if orphan is not None:
+                raise AgentStartError(
+                    f"{where} by an agent an earlier agentbeats run left behind ({orphan.describe()}); "
+                    f"stop it with: {orphan.stop_command()}"
+                )
             who = foreign_listener(spec.port, started_pid=None)
             why = f"by another process ({who})" if who else "(another agent or an earlier run still running?)"
-            raise AgentStartError(
-                f"{agent_name(spec)}: port {spec.port} on {spec.host} is already in use {why}"
-            )
+            raise AgentStartError(f"{where} {why}")
 
 
 def resolve_argv(argv: Sequence[str]) -> list[str]:
@@ -117,7 +144,8 @@ class Supervisor:
         assert spec.argv is not None
         log_path = self.log_dir / (re.sub(r"[^A-Za-z0-9_.-]", "_", spec.role) + ".log")
         log = open(log_path, "wb")  # noqa: SIM115 - closed in AgentProcess.close
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        harness = os.getpid()
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", HARNESS_ENV: str(harness)}
         argv = resolve_argv(spec.argv)
         try:
             popen = subprocess.Popen(
@@ -127,6 +155,7 @@ class Supervisor:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
                 env=env,
+                preexec_fn=lambda: _die_with_harness(harness),
             )
         except OSError as exc:
             log.close()

@@ -8,7 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from green_agent.kit import cli_args
+from green_agent.kit.closed_stdout import tolerate_closed_stdout
 from green_agent.kit.process import apply_process_defaults
+from green_agent.kit.stopping import exit_status, install_stop_signals
 from green_agent.report.load import ResultsError, load_report
 
 PROG = "agentbeats report"
@@ -48,15 +51,15 @@ def _fail(message: str) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    """Run the sub-command; 0 on success, 2 on bad input or an unwritable output (one-line error)."""
+    """Run the sub-command; 0 on success, 2 on bad input or an unwritable output (one-line error).
+
+    The files are written before anything is printed: ``agentbeats report … --html r.html | head -1``
+    still writes ``r.html`` (a closed stdout only ends the printing; see green_agent/kit/closed_stdout.py).
+    """
     try:
         report = load_report(args.results)
     except ResultsError as e:
         return _fail(str(e))
-    if not getattr(args, "quiet", False):
-        from green_agent.report.terminal import print_report
-
-        print_report(report)
     try:
         if args.markdown:
             from green_agent.report.markdown import render_markdown
@@ -68,18 +71,28 @@ def run_report(args: argparse.Namespace) -> int:
             args.html.write_text(render_html(report), encoding="utf-8")
     except OSError as e:
         return _fail(f"cannot write report: {e}")
+    if not getattr(args, "quiet", False):
+        from green_agent.report.terminal import print_report
+
+        print_report(report)
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Stand-alone entry point (``python -m green_agent.report``)."""
     apply_process_defaults()  # first: see green_agent/kit/process.py
+    install_stop_signals()
+    tolerate_closed_stdout()
     parser = _configure(
-        argparse.ArgumentParser(
+        cli_args.ArgumentParser(
             prog="python -m green_agent.report",
             description=__doc__,
             epilog=EPILOG,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
     )
-    return run_report(parser.parse_args(argv))
+    try:
+        return run_report(parser.parse_args(argv))
+    except KeyboardInterrupt as exc:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return exit_status(exc)
