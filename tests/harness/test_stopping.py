@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -12,6 +13,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from green_agent.folio.synthetic import make_results
 from green_agent.harness.ports import HARNESS_ENV, port_in_use
 from tests.harness.conftest import (
     REPO,
@@ -215,3 +217,31 @@ def test_a_closed_stdout_ends_the_printing_not_the_run(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
     assert output.is_file() and output.with_suffix(".html").is_file()
     assert not scenario.live_processes()
+
+
+def test_report_writes_its_files_though_stdout_closes(tmp_path: Path) -> None:
+    """``agentbeats report … --html r.html --markdown r.md | head -1``: both files written, exit 0.
+    Before, the tables were printed first and the closed pipe ended the command before any file;
+    without the closed-stdout guard it still exits 1 (checked by hand)."""
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps(make_results({"a": ("id-a", 0.7), "b": (None, 0.6)}, n=40, seed=1)))
+    html, md = tmp_path / "r.html", tmp_path / "r.md"
+    proc = subprocess.run(
+        [
+            "bash",
+            "-c",
+            '"$0" -m green_agent.harness report "$1" --html "$2" --markdown "$3" | head -1 >/dev/null; '
+            'exit "${PIPESTATUS[0]}"',
+            sys.executable,
+            str(results),
+            str(html),
+            str(md),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=scaled(120),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+    assert html.read_text().startswith("<!DOCTYPE html>") and md.read_text().strip()
