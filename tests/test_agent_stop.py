@@ -33,8 +33,9 @@ def test_each_stop_signal_shuts_the_agent_down_gracefully(sig: signal.Signals) -
     shell), although SIGINT was inherited ignored. SIGHUP used to kill the agent outright, without
     the shutdown line (checked by hand with SIGHUP left to uvicorn)."""
     port = free_port()
+    argv = ["-m", "white_agents.reference", "--port", str(port), "--log-level", "debug"]
     agent = subprocess.Popen(
-        [sys.executable, "-c", IGNORING_SIGINT, "-m", "white_agents.reference", "--port", str(port), "--log-level", "debug"],  # fmt: skip
+        [sys.executable, "-c", IGNORING_SIGINT, *argv],
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
