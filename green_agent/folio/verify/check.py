@@ -4,16 +4,22 @@ Every item ends in exactly one status:
 
 * ``agrees`` / ``disagrees`` — the prover's verdict is a label, equal / not equal to the gold label;
 * ``inconsistent`` — the premises contradict each other (never a label);
-* ``unknown`` — the prover gave up (timeout, resource limit); the reason is in ``error``;
+* ``unknown`` — the prover gave up; the reason is in ``error``. When it ran out of its *budget* (time
+  or resources: ``budget`` is set, reported ``Unknown (budget)``) the Unknown says nothing about the
+  data, and an item whose check was starved of CPU (a busy machine) is checked once more with
+  :data:`RETRY_TIMEOUT_FACTOR` times the time (``retried``);
 * ``unparsable`` — a formula is empty or does not parse even leniently; the error says which and where;
 * ``not_checkable`` — the file has no FOL for the item (FOLIO v1 train lacks conclusion FOL);
 * ``error`` — the check itself crashed (a bug; the message says what).
 
-``unparsable``, ``unknown`` and ``error`` are *failures to check*; the CLI exits 1 when any occurs.
+``unparsable``, ``unknown`` and ``error`` are *failures to check*. The CLI's exit status depends on the
+data only (:func:`fails_run`): disagreements, inconsistent premises, unparsable FOL and internal errors;
+with ``strict``, Unknowns too.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import resource
 import time
 from collections import Counter
@@ -42,6 +48,22 @@ STATUSES: tuple[str, ...] = (
 
 FAILED: frozenset[str] = frozenset({"unparsable", "unknown", "error"})
 """Statuses that mean the item could not be checked."""
+FAILS_RUN: frozenset[str] = frozenset({"disagrees", "inconsistent", "unparsable", "error"})
+"""Statuses that make ``folio verify`` exit 1: they depend on the data, not on the machine's load."""
+RETRY_TIMEOUT_FACTOR = 4
+"""A budget Unknown whose check was starved of CPU is checked again with this many times the timeout."""
+BUDGET_REASONS = ("timeout", "canceled", "wall-clock guard", "resource", "memout", "ResourceOut", "Timeout")
+"""Words of Z3's and E's reasons that say the prover ran out of time or resources, not of ideas."""
+
+
+def fails_run(check: ItemCheck, *, strict: bool = False) -> bool:
+    """Whether ``check`` makes ``folio verify`` exit 1 (``strict``: Unknowns too, budget ones included)."""
+    return check.status in FAILS_RUN or (strict and check.status == "unknown")
+
+
+def is_budget(reason: str | None) -> bool:
+    """Whether a prover's reason for Unknown is a spent budget (time, memory, steps)."""
+    return reason is not None and any(word in reason for word in BUDGET_REASONS)
 
 
 @dataclass(frozen=True)
@@ -78,6 +100,15 @@ class ItemCheck:
     """The quantifier-scope reading the item was decided under (``variable`` or ``wide``)."""
     scope_notes: tuple[str, ...] = ()
     """Where the variable-aware reading differs from the wide one; empty when both read the same."""
+    budget: bool = False
+    """Unknown because the prover ran out of time or resources (reported ``Unknown (budget)``)."""
+    retried: bool = False
+    """Checked a second time, with more time, because the first check was starved of CPU."""
+
+    @property
+    def shown_verdict(self) -> str | None:
+        """The verdict as reports print it: ``Unknown (budget)`` for a spent budget."""
+        return "Unknown (budget)" if self.budget and self.verdict == "Unknown" else self.verdict
 
     def to_json(self) -> dict[str, Any]:
         """The record as written to ``--json``."""
@@ -155,7 +186,23 @@ def _status(verdict: str | None, gold: str) -> str:
 def check_item(
     item: FolioItem, prover: str = "z3", timeout_ms: int = 5000, scope: str = "variable"
 ) -> ItemCheck:
-    """Parse (leniently, under the ``scope`` reading) and decide one item; never raises."""
+    """Parse (leniently, under the ``scope`` reading) and decide one item; never raises.
+
+    A budget Unknown whose check had less than ``STARVED_SHARE`` of its wall time on a CPU (the
+    machine was busy) is checked once more with :data:`RETRY_TIMEOUT_FACTOR` times the timeout.
+    """
+    from green_agent.logic.entailment import STARVED_SHARE
+
+    check = _check_once(item, prover, timeout_ms, scope)
+    if check.budget and check.cpu_ms < STARVED_SHARE * check.time_ms:
+        again = _check_once(item, prover, timeout_ms * RETRY_TIMEOUT_FACTOR, scope)
+        return dataclasses.replace(
+            again, retried=True, time_ms=check.time_ms + again.time_ms, cpu_ms=check.cpu_ms + again.cpu_ms
+        )
+    return check
+
+
+def _check_once(item: FolioItem, prover: str, timeout_ms: int, scope: str) -> ItemCheck:
     from green_agent.logic import FolSyntaxError, parse_problem
 
     start, cpu_start = time.perf_counter(), _cpu_s()
@@ -195,6 +242,7 @@ def check_item(
             repairs=tuple(problem.repairs),
             verdict=v.verdict,
             error=_one_line(v.reason) if status == "unknown" and v.reason else None,
+            budget=status == "unknown" and is_budget(v.reason),
             used_premises=v.used,
             eprover_verdict=v.e_verdict,
             eprover_error=_one_line(v.e_reason) if v.e_reason else None,
@@ -245,8 +293,11 @@ def verify_items(
     return results
 
 
-def summarise(checks: Iterable[ItemCheck], *, prover: str = "z3") -> dict[str, Any]:
-    """Counts per status, agreement (over items with a label verdict), per-label agreement, repairs, time."""
+def summarise(checks: Iterable[ItemCheck], *, prover: str = "z3", strict: bool = False) -> dict[str, Any]:
+    """Counts per status, agreement (over items with a label verdict), per-label agreement, repairs, time.
+
+    ``failed`` counts the items that make the exit status 1 (:func:`fails_run`).
+    """
     checks = list(checks)
     counts = Counter(c.status for c in checks)
     decided = counts["agrees"] + counts["disagrees"]
@@ -263,7 +314,9 @@ def summarise(checks: Iterable[ItemCheck], *, prover: str = "z3") -> dict[str, A
         "total": len(checks),
         **{status: counts[status] for status in STATUSES},
         "checked": len(checks) - counts["not_checkable"],
-        "failed": sum(counts[s] for s in FAILED),
+        "failed": sum(1 for c in checks if fails_run(c, strict=strict)),
+        "unknown_budget": sum(1 for c in checks if c.budget),
+        "retried": sum(1 for c in checks if c.retried),
         "repaired": sum(1 for c in checks if c.repairs),
         "scope_differs": sum(1 for c in checks if c.scope_notes),
         "ambiguous_repairs": sum(1 for c in checks if any("ambiguous_parenthesis" in r for r in c.repairs)),

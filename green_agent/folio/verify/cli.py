@@ -26,18 +26,24 @@ EPILOG = """\
 statuses (one per item):
   agrees / disagrees  the prover's verdict is a label equal / not equal to the gold label
   inconsistent        the premises contradict each other
-  unknown             the prover gave up (timeout or resource limit)
+  unknown             the prover gave up; "Unknown (budget)" when it ran out of time or resources
+                      (such an item whose check was starved of CPU is checked once more with 4x
+                      the time: "retried")
   unparsable          a FOL field is empty, or a formula does not parse even with lenient repairs
   not checkable       the file has no FOL for the item (FOLIO v1 train has no conclusion FOL)
 
 DATA without any gold FOL (e.g. the cleaned CSV, whose FOL lives in FOLIO v2) is refused: name
 the manifest entry that joins the FOL to it with fol_from (folio verify folio-cleaned-validation).
 
-exit status:
-  0  every item that has FOL was checked (disagreements and inconsistencies included)
-  1  some item could not be checked (empty FOL field, unparsable, unknown, or an internal error)
+exit status (it depends on the data, not on how busy the machine is):
+  0  every item that has FOL agrees with its gold label, or the prover gave up on it (Unknown;
+     with --strict, an Unknown fails the run too)
+  1  some item could not be checked (empty FOL field, unparsable, or an internal error), or its
+     verdict disagrees with its gold label (inconsistent premises included); with --strict, also
+     any Unknown, "Unknown (budget)" included
   2  bad input: unreadable file, wrong schema, bad option, E requested but not installed, or
      DATA has no gold FOL at all
+  128+N  stopped by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP)
 
 readings (docs/logic.md):
   --scope variable    a quantifier with a bracketed body ends with it when its variable does not
@@ -46,12 +52,14 @@ readings (docs/logic.md):
   --items             one line per item: status, verdict, the reading and the repairs behind it
 
 timeout: --timeout-ms 300 (the default) gives the same verdict as 1000 ms on all 1,204 FOLIO v2
-items; a harder dataset may need more (an `unknown` status names the timeout).
+items; a harder dataset may need more ("Unknown (budget)" items say so).
 
 --json OUT writes {"summary": {...}, "items": [{"id", "status", "parsed", "repairs", "verdict",
 "gold", "agrees", "time_ms", "error", "used_premises", "eprover_verdict", "scope",
-"scope_notes"}, ...]}; "verdict" is null when none was computed (unparsable or not checkable
-items); "scope_notes" lists where the two readings differ (empty: they read the item alike).
+"scope_notes", "budget", "retried"}, ...]}; "verdict" is null when none was computed (unparsable or
+not checkable items); "scope_notes" lists where the two readings differ (empty: they read the item
+alike); "budget" marks an Unknown for want of time or resources, "retried" a second check. The
+summary's "failed" counts the items that make the exit status 1.
 With several DATA files, --json writes {"reports": [one such report per file]}.
 """
 
@@ -107,6 +115,11 @@ def register(subparsers: Any) -> None:
         "--json", dest="json_out", metavar="OUT", default=None, help="write the report as JSON"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help='exit 1 on any Unknown too, "Unknown (budget)" included (see exit status below)',
+    )
     parser.set_defaults(func=run)
 
 
@@ -187,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from green_agent.folio.datasets.items import DatasetError
-    from green_agent.folio.verify.check import FAILED, summarise
+    from green_agent.folio.verify.check import fails_run, summarise
 
     try:
         datasets = [_load(data, args) for data in args.data]
@@ -217,14 +230,15 @@ def _verify(args: argparse.Namespace) -> int:
             "scope": args.scope,
             "timeout_ms": args.timeout_ms,
             "jobs": args.jobs,
+            "strict": args.strict,
             "wall_s": round(wall_s, 2),
-            **summarise(checks, prover=args.prover),
+            **summarise(checks, prover=args.prover, strict=args.strict),
         }
         if args.items:
             _print_items(checks)
         _print_report(summary, checks)
         reports.append({"summary": summary, "items": [c.to_json() for c in checks]})
-        failed = failed or any(c.status in FAILED for c in checks)
+        failed = failed or any(fails_run(c, strict=args.strict) for c in checks)
     if args.json_out:
         report = reports[0] if len(reports) == 1 else {"reports": reports}
         try:
@@ -293,7 +307,9 @@ def describe_item(check: Any) -> str:
         else "either reading"
     )
     repairs = "; ".join(check.repairs) if check.repairs else "no repairs"
-    verdict = check.verdict or check.error or "-"
+    verdict = check.shown_verdict or check.error or "-"
+    if check.retried:
+        verdict += ", retried with more time"
     return f"{check.id}: {check.status} ({verdict}, gold {check.gold}) — {reading} — {repairs}"
 
 
@@ -307,6 +323,8 @@ def _print_items(checks: list[ItemCheck]) -> None:
 def _print_report(summary: dict[str, Any], checks: list[ItemCheck]) -> None:
     from rich.console import Console
     from rich.table import Table
+
+    from green_agent.folio.verify.check import RETRY_TIMEOUT_FACTOR
 
     console = Console()
     total = summary["total"] or 1
@@ -322,11 +340,12 @@ def _print_report(summary: dict[str, Any], checks: list[ItemCheck]) -> None:
         ("disagrees", "disagrees with gold"),
         ("inconsistent", "inconsistent premises"),
         ("unknown", "unknown (prover gave up)"),
+        ("unknown_budget", "  of which Unknown (budget)"),
         ("unparsable", "unparsable"),
         ("not_checkable", "not checkable (no FOL)"),
         ("error", "internal error"),
     ):
-        if key == "error" and not summary[key]:
+        if key in ("error", "unknown_budget") and not summary[key]:
             continue
         table.add_row(label, str(summary[key]), f"{100 * summary[key] / total:.1f}%")
     table.add_section()
@@ -358,7 +377,13 @@ def _print_report(summary: dict[str, Any], checks: list[ItemCheck]) -> None:
             console.print(f"  {d['id']}: Z3 {d['z3']}, E {d['eprover']}", markup=False)
     failed = [c for c in checks if c.status in ("unparsable", "unknown", "error")]
     for c in failed[:10]:
-        console.print(f"  {c.id}: {c.status}: {c.error}", markup=False, highlight=False)
+        status = "Unknown (budget)" if c.budget else c.status
+        retried = " (retried with more time)" if c.retried else ""
+        console.print(f"  {c.id}: {status}{retried}: {c.error}", markup=False, highlight=False)
     if len(failed) > 10:
         console.print(f"  … and {len(failed) - 10} more (see --json)")
+    if summary["retried"]:
+        console.print(
+            f"retried with {RETRY_TIMEOUT_FACTOR}x the time (starved of CPU): {summary['retried']} item(s)"
+        )
     console.print(f"time: {summary['wall_s']:.1f} s wall, {summary['jobs']} job(s)")
