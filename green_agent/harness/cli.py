@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from green_agent.harness.exits import ExitedParticipant, explain_exits
 from green_agent.harness.output import OutputError, unwritable_output, write_html, write_results
 from green_agent.harness.preload import AGENT_CLIENT, HTML_REPORT, Preload
 from green_agent.harness.scenario import Scenario, ScenarioError, load_scenario
@@ -175,7 +176,8 @@ def run_command(args: argparse.Namespace) -> int:
         on_stop_signals(lambda _signum, _frame: supervisor.hurry())  # a second stop skips the grace
         supervisor.stop_all()
         install_stop_signals()
-        _settle_logs(log_dir, keep=code != 0 or args.keep_logs or args.serve_only)
+        keep = code != 0 or args.keep_logs or args.serve_only or supervisor.keep_logs
+        _settle_logs(log_dir, keep=keep)
 
 
 def _new_log_dir() -> Path:
@@ -239,6 +241,12 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
     report_imports = Preload(HTML_REPORT)  # imported while the assessment runs
     late_stops: list[int] = []  # a stop that came after the result: write it first, then stop
     outcome = asyncio.run(_assess(scenario, request, supervisor, console, late_stops))
+    exited = {
+        p.spec.role: ExitedParticipant(p.spec.role, p.popen.returncode, p.log_path)
+        for p in supervisor.exited()
+        if p.spec is not scenario.green
+    }
+    supervisor.keep_logs = supervisor.keep_logs or bool(exited)  # the results name their logs
     # the agents are done: stop them while we print and write (run_command waits for this to finish)
     threading.Thread(target=supervisor.stop_all, name="stop-agents", daemon=True).start()
     if outcome.state not in ("completed", "message"):
@@ -250,12 +258,15 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
         "participants": {p.role: p.agentbeats_id for p in scenario.participants},
         "results": outcome.results,
     }
+    explain_exits(outcome.results, exited)
     with stops_held(late_stops):  # the result is here: a stop now still writes it
         try:
             write_results(args.output, results)
         except OutputError as exc:
             raise RunFailed(str(exc)) from None
     verdict = print_results(console, outcome.summary, outcome.results)
+    for gone in exited.values():
+        console.print(f"{gone.role}: {gone.explanation()} during the assessment", markup=False)
     for line in resume_lines(outcome.results):
         console.print(line, markup=False)
     if args.resume and not resume_lines(outcome.results):

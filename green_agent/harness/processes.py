@@ -138,6 +138,9 @@ class Supervisor:
         self._hurry = threading.Event()
         self._stopping = threading.Lock()
         self.processes: list[AgentProcess] = []
+        self.keep_logs = False
+        """Keep the logs even after a successful run (an agent exited on its own, and the results say
+        to see its log)."""
 
     def start(self, spec: AgentSpec) -> AgentProcess:
         """Launch ``spec.argv``; its output goes to ``<log_dir>/<role>.log`` (and the terminal if echoing)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 
 from a2a.types import Part
 
@@ -22,13 +23,21 @@ from green_agent.kit.server.serving import (
 )
 from green_agent.kit.server.task_executor import Completion, Job, TaskExecutor
 
+EXIT_AFTER_STATUS = 3
+"""The exit status of an echo agent told to ``--exit-after N`` messages."""
+
 
 class EchoExecutor(TaskExecutor):
-    def __init__(self, delay_s: float) -> None:
+    def __init__(self, delay_s: float, exit_after: int | None = None) -> None:
         super().__init__()
         self._delay_s = delay_s
+        self._exit_after = exit_after
+        self._answered = 0
 
     async def work(self, job: Job) -> Completion:
+        if self._exit_after is not None and self._answered >= self._exit_after:
+            os._exit(EXIT_AFTER_STATUS)  # a participant that dies mid-run, as a crash would
+        self._answered += 1
         await asyncio.sleep(self._delay_s)
         text = job.context.get_user_input()
         return Completion([Part(text=f"echo: {text}"), data_part({"echo": text, "label": "True"})], "answer")
@@ -38,6 +47,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="echo_agent")
     add_server_args(parser, default_port=9019)
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before answering")
+    parser.add_argument(
+        "--exit-after", type=int, default=None, help=f"exit({EXIT_AFTER_STATUS}) at message N+1"
+    )
     args = parser.parse_args()
     card = agent_card(
         name="echo",
@@ -46,7 +58,12 @@ def main() -> None:
         skills=[skill("echo", "Echo", "echoes the text", ["test"])],
     )
     print(f"echo agent listening on {args.host}:{args.port}", flush=True)
-    serve(build_app(EchoExecutor(args.delay), card), host=args.host, port=args.port, log_level=args.log_level)
+    serve(
+        build_app(EchoExecutor(args.delay, args.exit_after), card),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+    )
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 ``python -m green_agent --assessor tests.harness.fake_assessor:create``. Config keys:
 ``rounds`` (messages per participant, default 1), ``reject`` (reject the request), ``crash``
-(raise during the run, so the task fails), ``die`` (kill the green agent's own process mid-run).
+(raise during the run, so the task fails), ``die`` (kill the green agent's own process mid-run),
+``items`` (list each message's outcome in the part: ``id``, ``status``, ``kind``, ``error``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class FakeAssessor:
         for role, url in plan.participants.items():
             start = time.monotonic()
             echoes: list[str] = []
+            items: list[dict[str, Any]] = []
             for i in range(rounds):
                 if plan.config.get("crash"):
                     raise RuntimeError("the fake assessor crashed on purpose")
@@ -49,8 +51,12 @@ class FakeAssessor:
                         url, OutboundMessage(text=f"ping {i}", data={"i": str(i)}), max_response_bytes=1 << 20
                     )
                     echoes.append(reply.text)
-                except TransportError:
+                    items.append({"id": str(i), "status": "ok", "kind": None, "error": None})
+                except TransportError as exc:
                     counts[role]["errors"] += 1
+                    items.append(
+                        {"id": str(i), "status": "runtime_error", "kind": exc.kind, "error": exc.detail}
+                    )
                 counts[role]["done"] += 1
                 await progress(f"{role}: {i + 1}/{rounds}", counts)
             ok = rounds - counts[role]["errors"]
@@ -70,6 +76,8 @@ class FakeAssessor:
                     "echo": echoes[-1] if echoes else None,
                 }
             )
+            if plan.config.get("items"):
+                parts[-1]["items"] = items
         parts.append({"comparison": {"roles": list(plan.participants)}})
         return AssessmentResult(
             summary=f"Fake assessment of {len(plan.participants)} participant(s).", parts=parts

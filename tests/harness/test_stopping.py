@@ -23,6 +23,7 @@ from tests.harness.conftest import (
     processes_mentioning,
     run_harness,
 )
+from tests.harness.echo_agent import EXIT_AFTER_STATUS
 from tests.support.servers import free_port
 from tests.support.timing import scaled, wait_until
 
@@ -245,3 +246,25 @@ def test_report_writes_its_files_though_stdout_closes(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
     assert html.read_text().startswith("<!DOCTYPE html>") and md.read_text().strip()
+
+
+def test_a_participant_that_exits_mid_run_is_named_in_its_item_errors(tmp_path: Path) -> None:
+    """alice answers two of four messages, then her process exits with status 3: the items she
+    failed say so and name her log, which is kept. Before, they only said that nothing listened
+    at her endpoint (and the logs of the successful run were deleted)."""
+    scenario = FakeScenario(tmp_path, ("alice",), config="rounds = 4\nitems = true")
+    text = scenario.path.read_text()
+    port = scenario.ports["alice"]
+    scenario.path.write_text(text.replace(f"--port {port} ", f"--port {port} --exit-after 2 "))
+    output = tmp_path / "r.json"
+    proc = run_harness(tmp_path, "run", str(scenario.path), "--output", str(output))
+    assert "Traceback" not in proc.stderr
+    (alice, _comparison) = json.loads(output.read_text())["results"]
+    failed = [item for item in alice["items"] if item["status"] == "runtime_error"]
+    assert [item["id"] for item in failed] == ["2", "3"], alice["items"]
+    log = next((tmp_path / "runs" / "logs").glob("*/alice.log"))
+    why = f"participant process exited with status {EXIT_AFTER_STATUS} (see its log "
+    for item in failed:
+        assert item["error"].startswith(why) and str(log.name) in item["error"]
+    assert f"alice: {why}" in proc.stdout
+    assert log.is_file()
