@@ -21,6 +21,7 @@ The tables and sections are those the assessor that wrote the results declares (
 exit status:
   0  the report was printed and written
   2  bad input (missing file, not JSON, wrong shape) or an output that cannot be written (one line on stderr)
+  128+N  stopped by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP)
 """
 
 
