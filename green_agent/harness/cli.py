@@ -35,11 +35,11 @@ from green_agent.kit.cli_args import positive_seconds
 from green_agent.kit.closed_stdout import tolerate_closed_stdout
 from green_agent.kit.process import apply_process_defaults
 from green_agent.kit.stopping import (
+    HeldStops,
     cancel_on_stop,
     exit_status,
     install_stop_signals,
     on_stop_signals,
-    stops_held,
 )
 
 if TYPE_CHECKING:  # the heavy imports (a2a, httpx, rich) wait until a scenario is valid
@@ -239,31 +239,12 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
         request["config"] = {**request["config"], "resume": True}
     client_imports.ready()
     report_imports = Preload(HTML_REPORT)  # imported while the assessment runs
-    late_stops: list[int] = []  # a stop that came after the result: write it first, then stop
-    outcome = asyncio.run(_assess(scenario, request, supervisor, console, late_stops))
-    exited = {
-        p.spec.role: ExitedParticipant(p.spec.role, p.popen.returncode, p.log_path)
-        for p in supervisor.exited()
-        if p.spec is not scenario.green
-    }
-    supervisor.keep_logs = supervisor.keep_logs or bool(exited)  # the results name their logs
-    # the agents are done: stop them while we print and write (run_command waits for this to finish)
-    threading.Thread(target=supervisor.stop_all, name="stop-agents", daemon=True).start()
-    if outcome.state not in ("completed", "message"):
-        raise RunFailed(f"assessment {outcome.state}: {outcome.message or '(no message)'}")
-    if not outcome.results:
-        text = outcome.message or outcome.summary or "(nothing)"
-        raise RunFailed(f"the green agent finished ({outcome.state}) without result data parts: {text}")
-    results = {
-        "participants": {p.role: p.agentbeats_id for p in scenario.participants},
-        "results": outcome.results,
-    }
-    explain_exits(outcome.results, exited)
-    with stops_held(late_stops):  # the result is here: a stop now still writes it
-        try:
-            write_results(args.output, results)
-        except OutputError as exc:
-            raise RunFailed(str(exc)) from None
+    held = HeldStops()  # from the moment the result arrives until it is written
+    outcome = asyncio.run(_assess(scenario, request, supervisor, console, held))
+    try:
+        results, exited = _keep(scenario, args, supervisor, outcome)
+    finally:
+        held.release()  # a stop that came meanwhile acts now, the results being written
     verdict = print_results(console, outcome.summary, outcome.results)
     for gone in exited.values():
         console.print(f"{gone.role}: {gone.explanation()} during the assessment", markup=False)
@@ -290,6 +271,36 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
     return 0
 
 
+def _keep(
+    scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, outcome: Outcome
+) -> tuple[dict[str, Any], dict[str, ExitedParticipant]]:
+    """Check the outcome and write the results file (stops are held meanwhile); the results, and the
+    participants whose process exited during the assessment (named in their items' errors)."""
+    exited = {
+        p.spec.role: ExitedParticipant(p.spec.role, p.popen.returncode, p.log_path)
+        for p in supervisor.exited()
+        if p.spec is not scenario.green
+    }
+    supervisor.keep_logs = supervisor.keep_logs or bool(exited)  # the results name their logs
+    # the agents are done: stop them while we write and print (run_command waits for this to finish)
+    threading.Thread(target=supervisor.stop_all, name="stop-agents", daemon=True).start()
+    if outcome.state not in ("completed", "message"):
+        raise RunFailed(f"assessment {outcome.state}: {outcome.message or '(no message)'}")
+    if not outcome.results:
+        text = outcome.message or outcome.summary or "(nothing)"
+        raise RunFailed(f"the green agent finished ({outcome.state}) without result data parts: {text}")
+    explain_exits(outcome.results, exited)
+    results = {
+        "participants": {p.role: p.agentbeats_id for p in scenario.participants},
+        "results": outcome.results,
+    }
+    try:
+        write_results(args.output, results)
+    except OutputError as exc:
+        raise RunFailed(str(exc)) from None
+    return results, exited
+
+
 def supervisor_failure(supervisor: Supervisor, proc: Any, what: str) -> RunFailed:
     err = supervisor.failure(proc, f"{what} with code {proc.popen.returncode}")
     return RunFailed(str(err), [f"| {line}" for line in err.log_tail])
@@ -300,10 +311,10 @@ async def _assess(
     request: dict[str, Any],
     supervisor: Supervisor,
     console: Console,
-    late_stops: list[int],
+    held: HeldStops,
 ) -> Outcome:
     """The assessment's outcome; a stop signal cancels the stream (and raises ``Stopped``) unless the
-    result has already arrived, in which case it lands in ``late_stops``."""
+    result has already arrived: stops are then held (``held``) until the results are written."""
     from green_agent.harness.client import run_assessment
     from green_agent.harness.display import ProgressView
 
@@ -317,7 +328,7 @@ async def _assess(
                 trust_env=not scenario.green.is_local,
             )
         )
-        async with cancel_on_stop(stream, late_stops):
+        async with cancel_on_stop(stream, held):
             return await _follow(stream, green, supervisor)
 
 

@@ -6,8 +6,8 @@ signal raises :class:`Stopped` (a ``KeyboardInterrupt``, so every existing Ctrl-
 before) in the main thread, and the command exits ``128 + N``. Nothing re-sends a signal to itself.
 
 Inside an event loop, :func:`cancel_on_stop` turns the same signals into a cancellation of one task
-instead of an exception thrown at whatever the loop was doing; :func:`stops_held` defers a stop until a
-short critical step (writing a finished result) is done.
+instead of an exception thrown at whatever the loop was doing; once that task has finished, stops are
+held (:class:`HeldStops`) until its result is kept (written), then acted on.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
 
@@ -57,28 +58,38 @@ def on_stop_signals(handler: Any) -> None:
         signal.signal(sig, handler)
 
 
-@contextlib.contextmanager
-def stops_held(pending: Sequence[int] = ()) -> Iterator[None]:
-    """Record stop signals instead of acting on them until the block ends, then raise the first
-    (or the first of ``pending``, stops that arrived before the block and were kept for it).
+@dataclass
+class HeldStops:
+    """Stop signals recorded instead of acted on, from the moment a result arrived until it is kept.
 
-    For a step that must not be cut in half, such as writing a result that has already arrived.
+    :func:`cancel_on_stop` starts holding once its task has finished; :meth:`release` puts the
+    previous handlers back and raises :class:`Stopped` for the first stop held, if any.
     """
-    held: list[int] = list(pending)
-    previous = {sig: signal.signal(sig, lambda signum, _frame: held.append(signum)) for sig in STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        _restore(previous)
-    if held:
-        raise Stopped(held[0])
+
+    signals: list[int] = field(default_factory=list)
+    """The stop signals that arrived while held, in order."""
+    _previous: dict[signal.Signals, Any] = field(default_factory=dict)
+
+    def hold(self) -> None:
+        """Record every stop signal from now on (main thread only)."""
+        for sig in STOP_SIGNALS:
+            previous = signal.signal(sig, lambda signum, _frame: self.signals.append(signum))
+            self._previous.setdefault(sig, previous)
+
+    def release(self) -> None:
+        """Act on stops again; raise :class:`Stopped` for the first one held."""
+        _restore(self._previous)
+        self._previous.clear()
+        if self.signals:
+            raise Stopped(self.signals[0])
 
 
 @contextlib.asynccontextmanager
-async def cancel_on_stop(task: asyncio.Task[Any], late: list[int]) -> AsyncIterator[None]:
+async def cancel_on_stop(task: asyncio.Task[Any], held: HeldStops) -> AsyncIterator[None]:
     """While the block runs, a stop signal cancels ``task``; if that cancelled it, :class:`Stopped` is
-    raised when the block ends. A stop that came once ``task`` had finished is appended to ``late``
-    instead, so the caller can keep what the task returned before it stops (:func:`stops_held`).
+    raised when the block ends. Once ``task`` has finished, stops are *held* instead (``held``): from
+    then until the caller's :meth:`HeldStops.release`, after it has kept what the task returned (a
+    result that has arrived is written even if Ctrl-C follows at once).
 
     The loop's own signal handling (wake-up fd) replaces the raising handlers for the duration; they are
     put back afterwards (``remove_signal_handler`` alone would reset them to the defaults).
@@ -88,7 +99,7 @@ async def cancel_on_stop(task: asyncio.Task[Any], late: list[int]) -> AsyncItera
 
     def stop(signum: int) -> None:
         if task.done():
-            late.append(signum)
+            held.signals.append(signum)
         else:
             received.append(signum)
             task.cancel()
@@ -96,8 +107,10 @@ async def cancel_on_stop(task: asyncio.Task[Any], late: list[int]) -> AsyncItera
     previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, stop, sig)
+    finished = False
     try:
         yield
+        finished = True
     except asyncio.CancelledError:
         if not (received and task.cancelled()):
             raise
@@ -105,9 +118,10 @@ async def cancel_on_stop(task: asyncio.Task[Any], late: list[int]) -> AsyncItera
         for sig in STOP_SIGNALS:
             loop.remove_signal_handler(sig)
         _restore(previous)
+        if finished and not task.cancelled():
+            held.hold()
     if received and task.cancelled():
         raise Stopped(received[0])
-    late.extend(received)  # the task finished on its own in spite of the stop: keep its result
 
 
 def _restore(handlers: dict[signal.Signals, Any]) -> None:
