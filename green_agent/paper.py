@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from green_agent.folio.paper import PAPER_DATASET, comparison_lines, data_problem, preflight
+from green_agent.kit import cli_args
 from green_agent.kit.process import apply_process_defaults
 from green_agent.report.load import ResultsError, load_report
 
@@ -118,7 +119,7 @@ def _name_record(record: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     apply_process_defaults()  # first: see green_agent/kit/process.py
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+    parser = cli_args.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path, nargs="?", help="results file of the paper scenario")
     parser.add_argument(
         "--preflight", action="store_true", help="only check the model, its key and the dataset"

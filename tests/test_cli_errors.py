@@ -91,3 +91,48 @@ def test_seconds_read_the_same_everywhere(argv: list[str]) -> None:
     proc = _run(*argv)
     assert proc.returncode == 2
     assert "expected a positive number of seconds (must be > 0), got" in _one_line(proc)
+
+
+LLM_AGENT = ["white_agents.cot", "--model", "openai/x", "--api-base", "http://127.0.0.1:9/v1"]
+FLAG_CASES = [
+    (LLM_AGENT, "white_agents.cot", "--request-timeout", "-1", "a positive number of seconds (must be > 0)"),
+    (LLM_AGENT, "white_agents.cot", "--temperature", "nan", "a non-negative number"),
+    (LLM_AGENT, "white_agents.cot", "--retries", "-2", "a non-negative integer"),
+    (LLM_AGENT, "white_agents.cot", "--max-tokens", "0", "a positive integer"),
+    (LLM_AGENT, "white_agents.cot", "--breaker-cooldown", "-5", "a non-negative number"),
+    (
+        ["white_agents.autoformalizer.sandbox", "program.py"],
+        "python -m white_agents.autoformalizer.sandbox",
+        "--timeout",
+        "0",
+        "a positive number of seconds (must be > 0)",
+    ),
+    (
+        ["white_agents.autoformalizer.sandbox", "program.py"],
+        "python -m white_agents.autoformalizer.sandbox",
+        "--memory-mb",
+        "-1",
+        "a positive integer",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "prog", "flag", "value", "what"), FLAG_CASES, ids=[f"{c[2]}={c[3]}" for c in FLAG_CASES]
+)
+def test_the_llm_and_sandbox_flags_refuse_bad_values_in_one_line(
+    argv: list[str], prog: str, flag: str, value: str, what: str
+) -> None:
+    """Before, argparse accepted ``--request-timeout -1`` or ``--temperature nan`` (the error came at the first
+    call), and the sandbox CLI printed its usage block above the message."""
+    proc = _run(*argv, f"{flag}={value}")
+    assert proc.returncode == 2
+    assert _one_line(proc) == f"{prog}: error: argument {flag}: expected {what}, got {value!r} (see --help)"
+
+
+def test_the_paper_command_refuses_an_unknown_flag_in_one_line() -> None:
+    proc = _run("green_agent.paper", "--bogus")
+    assert proc.returncode == 2
+    assert (
+        _one_line(proc) == "python -m green_agent.paper: error: unrecognized arguments: --bogus (see --help)"
+    )

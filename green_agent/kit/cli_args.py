@@ -67,6 +67,18 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def non_negative_number(text: str) -> float:
+    """argparse type: a finite number >= 0 (a sampling temperature, a cool-down that may be 0)."""
+    what = "a non-negative number"
+    try:
+        value = float(text)
+    except ValueError:
+        raise _bad(what, text) from None
+    if not (math.isfinite(value) and value >= 0):
+        raise _bad(what, text)
+    return value
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse's parser, with a usage error on one line: ``prog: error: MESSAGE (see --help)``.
 

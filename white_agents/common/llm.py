@@ -14,6 +14,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from green_agent.kit import cli_args
 from green_agent.llm import Completion, LLMError, LLMSettings, Messages, Usage, load_litellm
 from green_agent.llm import LLMClient as SharedLLMClient
 from green_agent.llm.keys import KEY_ENV
@@ -66,24 +67,38 @@ def add_llm_args(parser: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--api-base", default=None, help=f"model endpoint base URL (env {API_BASE_ENV})")
     g.add_argument(
-        "--temperature", type=float, default=0.0, help="sampling temperature (default: %(default)s)"
+        "--temperature",
+        type=cli_args.non_negative_number,
+        default=0.0,
+        help="sampling temperature (default: %(default)s)",
     )
-    g.add_argument("--max-tokens", type=int, default=None, help="completion token cap (default: provider's)")
     g.add_argument(
-        "--request-timeout", type=float, default=120.0, help="seconds per LLM request (default: %(default)s)"
+        "--max-tokens",
+        type=cli_args.positive_int,
+        default=None,
+        help="completion token cap (default: provider's)",
     )
     g.add_argument(
-        "--retries", type=int, default=3, help="retries on 429/5xx with backoff (default: %(default)s)"
+        "--request-timeout",
+        type=cli_args.positive_seconds,
+        default=120.0,
+        help="seconds per LLM request (default: %(default)s)",
+    )
+    g.add_argument(
+        "--retries",
+        type=cli_args.non_negative_int,
+        default=3,
+        help="retries on 429/5xx with backoff (default: %(default)s)",
     )
     g.add_argument(
         "--breaker-threshold",
-        type=int,
+        type=cli_args.non_negative_int,
         default=5,
         help="consecutive endpoint failures after which calls fail fast; 0 disables (default: %(default)s)",
     )
     g.add_argument(
         "--breaker-cooldown",
-        type=float,
+        type=cli_args.non_negative_number,
         default=30.0,
         help="seconds calls fail fast once the breaker opened (default: %(default)s)",
     )

@@ -12,7 +12,6 @@ JSON object; ``--policy off`` runs with OS isolation only, so auditors can attac
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import atexit
 import contextlib
@@ -32,6 +31,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypedDict
 
+from green_agent.kit import cli_args
 from white_agents.autoformalizer.sandbox import isolation as iso
 from white_agents.autoformalizer.sandbox.child import EXIT_BOOTSTRAP, EXIT_FORBIDDEN, EXIT_MEMORY
 from white_agents.autoformalizer.sandbox.child_config import ChildConfig, KernelLayers, Policy, RunConfig
@@ -326,9 +326,11 @@ def _ms(start: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     """CLI: run FILE in the sandbox and print one JSON object; exit 0 whenever the sandbox worked."""
-    parser = argparse.ArgumentParser(prog="python -m white_agents.autoformalizer.sandbox")
+    parser = cli_args.ArgumentParser(prog="python -m white_agents.autoformalizer.sandbox")
     parser.add_argument("file", help="Python file to run (Z3Py)")
-    parser.add_argument("--timeout", type=float, default=10.0, help="wall-clock seconds (default 10)")
+    parser.add_argument(
+        "--timeout", type=cli_args.positive_seconds, default=10.0, help="wall-clock seconds (default 10)"
+    )
     parser.add_argument(
         "--policy",
         choices=["on", "off"],
@@ -341,8 +343,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help=f"OS isolation (default: ${iso.ISOLATION_ENV} or auto)",
     )
-    parser.add_argument("--memory-mb", type=int, default=1024, help="memory per process and tree (1024)")
-    parser.add_argument("--max-processes", type=int, default=64, help="processes in the tree (64)")
+    parser.add_argument(
+        "--memory-mb", type=cli_args.positive_int, default=1024, help="memory per process and tree (1024)"
+    )
+    parser.add_argument(
+        "--max-processes", type=cli_args.positive_int, default=64, help="processes in the tree (64)"
+    )
     parser.add_argument(
         "--allow-weak-sandbox",
         action="store_true",
