@@ -9,6 +9,7 @@ from typing import Any
 from green_agent.anomaly.metrics import FAILURES
 from green_agent.anomaly.report_sections import SECTIONS
 from green_agent.core.declaration import FailureTally, Metric, ResultDeclaration
+from green_agent.core.declaration.hints import reachability_hint
 from green_agent.core.schemas import load_schema
 
 METRICS: tuple[Metric, ...] = (
@@ -53,9 +54,7 @@ def hint(kind: str, error: str) -> str | None:
         return (
             "no reply within timeout_s: raise timeout_s in [config] or look at the agent's log (--keep-logs)"
         )
-    if "connection_refused" in error:
-        return "nothing listens at the participant's endpoint: check its endpoint and cmd in the scenario"
-    return None
+    return reachability_hint(kind, error)
 
 
 DECLARATION = ResultDeclaration(

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from green_agent.core.declaration import FailureTally, Metric, ResultDeclaration
+from green_agent.core.declaration.hints import reachability_hint
 from green_agent.core.schemas import load_schema
 from green_agent.core.scoring.metrics import summarize_items
 from green_agent.folio.datasets.items import LABELS
@@ -75,9 +76,7 @@ def hint(kind: str, error: str) -> str | None:
         )
     if kind.startswith("parse_error"):
         return "replies carry no label: end with 'Answer: True|False|Uncertain' or send a data part {\"label\": ...}"
-    if "connection_refused" in kind:
-        return "nothing listens at the participant's endpoint: check its endpoint and cmd in the scenario"
-    return None
+    return reachability_hint(kind, error)
 
 
 def complete(part: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from green_agent.core.declaration.hints import ENDED
+
 LOST_KINDS = frozenset({"connection_refused", "connection_lost", "card_unavailable"})
 """Runtime-error kinds a participant that has gone away produces."""
 
@@ -41,7 +43,7 @@ class ExitedParticipant:
             except ValueError:
                 name = f"signal {-self.returncode}"
             how = f"was killed by {name}"
-        return f"participant process {how} (see its log {self.log_path})"
+        return f"{ENDED}{how} (see its log {self.log_path})"
 
 
 def explain_exits(results: Iterable[Any], exited: Mapping[str, ExitedParticipant]) -> int:

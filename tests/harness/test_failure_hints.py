@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from green_agent.core.registry import declaration_named
 from tests.harness.conftest import reference_scenario, run_harness
 from tests.support.timing import scaled
 
@@ -65,3 +66,25 @@ def test_unwritable_run_dir_is_one_line(tmp_path: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert proc.stderr.count("\n") == 1 and "cannot create the agents' log directory" in proc.stderr
+
+
+@pytest.mark.parametrize("plugin", ["folio", "anomaly"])
+@pytest.mark.parametrize(
+    ("error", "advice"),
+    [
+        (
+            "participant process exited with status 3 (see its log runs/logs/x/cot.log): connection_refused",
+            "ended",
+        ),
+        ("participant process was killed by SIGKILL (see its log runs/logs/x/cot.log)", "ended"),
+        ("connection_refused: [Errno 111] Connection refused", "check its endpoint and cmd"),
+    ],
+)
+def test_the_hint_tells_a_vanished_participant_from_a_misconfigured_one(
+    plugin: str, error: str, advice: str
+) -> None:
+    """Before, a participant whose process exited mid-run was called misconfigured ("check its endpoint and cmd")."""
+    declaration = declaration_named(plugin)
+    assert declaration is not None and declaration.hint is not None
+    hint = declaration.hint("runtime_error (connection_refused)", error)
+    assert hint is not None and advice in hint
