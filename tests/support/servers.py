@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import random
 import socket
 import threading
 import time
@@ -17,11 +19,35 @@ SHUTDOWN_GRACE_S = 2.0
 """How long a stopping test server lets requests in flight finish."""
 
 
+_PORTS = range(20000, 32000)
+"""Where :func:`free_port` looks: below Linux's ephemeral range (32768-60999 by default), from which the
+kernel also takes the source port of every outgoing connection. A port the kernel handed out with
+``bind(0)`` could be taken by any client socket in the moment between this check and the agent's own
+bind (seen on a loaded machine: "port ... is already in use by another process"); one from this range
+can only be taken by another test choosing it too."""
+
+
+def _worker_ports() -> range:
+    """This pytest-xdist worker's share of :data:`_PORTS` (``gw3`` -> the fourth of 16 slices), so
+    parallel workers never pick the same port."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) % 16 if worker[2:].isdigit() else 0
+    size = len(_PORTS) // 16
+    return range(_PORTS.start + index * size, _PORTS.start + (index + 1) * size)
+
+
 def free_port() -> int:
-    """A port that was free a moment ago on 127.0.0.1."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port on 127.0.0.1 that was free a moment ago, outside the ephemeral range (see :data:`_PORTS`)."""
+    ports = _worker_ports()
+    for _ in range(200):
+        candidate = random.randrange(ports.start, ports.stop)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", candidate))
+            except OSError:
+                continue
+            return candidate
+    raise RuntimeError(f"no free port in {ports.start}-{ports.stop - 1} after 200 tries")
 
 
 @contextmanager
