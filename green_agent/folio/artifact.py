@@ -65,11 +65,16 @@ def participant_fields(
     resumed_from: str | None,
     reproducibility: Mapping[str, Any],
     variants: VariantSet | None = None,
+    clusters: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The flat data part of one participant but its ``assessor`` and ``role`` (the unit runner puts
-    them in front); ``resumed`` holds the ids taken from ``resumed_from``. With ``variants``, items
-    name their source and kind and a ``robustness`` block is added."""
+    them in front); ``resumed`` holds the ids taken from ``resumed_from``. ``clusters`` (item id ->
+    story or source) gives each item its ``cluster``, which the clustered intervals group by. With
+    ``variants``, items name their source and kind and a ``robustness`` block is added."""
     items = [result_item(o, resumed=o.id in resumed) for o in outcomes]
+    for item in items:
+        if clusters is not None and item["id"] in clusters:
+            item["cluster"] = clusters[item["id"]]
     if variants is not None:
         annotate_items(items, variants)
     part: dict[str, Any] = dict(summarize_items(items, LABELS))
@@ -98,14 +103,25 @@ def participant_llm(
     return {"model": models.most_common(1)[0][0]} if models else None
 
 
-def _line(part: Mapping[str, Any]) -> str:
+def _interval_text(part: Mapping[str, Any]) -> str:
+    """The headline interval: clustered with ``n items / n clusters`` when the part has it, else Wilson."""
+    if "accuracy_ci95_clustered" in part:
+        lo, hi = part["accuracy_ci95_clustered"]
+        return (
+            f"95% CI {100 * lo:.1f}–{100 * hi:.1f}, clustered: {part['total']} items / "
+            f"{part['clusters']} clusters"
+        )
     lo, hi = part["accuracy_ci95"]
+    return f"95% CI {100 * lo:.1f}–{100 * hi:.1f}"
+
+
+def _line(part: Mapping[str, Any]) -> str:
     failures = [
         f"{part[k]} {k.replace('_', ' ')}" for k in ("timeout", "runtime_error", "parse_error") if part[k]
     ]
     text = (
         f"{part['role']}: {part['score']:.1f}/100 — {part['correct']}/{part['total']} correct "
-        f"(95% CI {100 * lo:.1f}–{100 * hi:.1f})"
+        f"({_interval_text(part)})"
     )
     text += f"; failures: {', '.join(failures)}" if failures else "; no failures"
     if "llm" in part:
@@ -126,13 +142,21 @@ def _robustness_line(role: str, block: Mapping[str, Any]) -> str:
     """One line of the human summary: consistency, then each kind's accuracy and drop."""
     parts = [
         f"{role} robustness: consistency {100 * block['consistency']:.1f}% "
-        f"({block['consistent']}/{block['sources']} sources right in every variant)"
+        f"({block['consistent']}/{block['sources']} sources right in every variant"
+        + (f"; {block['clusters']} clusters" if "clusters" in block else "")
+        + ")"
     ]
     for kind, rate in block["per_variant"].items():
         text = f"{kind} {100 * rate['accuracy']:.1f}% of {rate['total']}"
+        if "accuracy_ci95_clustered" in rate:
+            lo, hi = rate["accuracy_ci95_clustered"]
+            text += f" [{100 * lo:.1f}–{100 * hi:.1f}, {rate['total']} items / {rate['clusters']} clusters]"
         drop = block["drop"].get(kind)
         if drop and drop["drop"] is not None:
-            text += f" (drop {100 * drop['drop']:+.1f} points, McNemar p {_p(drop['mcnemar_p'])})"
+            text += f" (drop {100 * drop['drop']:+.1f} points, McNemar p {_p(drop['mcnemar_p'])}"
+            if "mcnemar_p_clustered" in drop:
+                text += f", clustered p {_p(drop['mcnemar_p_clustered'])}"
+            text += ")"
         parts.append(text)
     return "; ".join(parts)
 
@@ -149,10 +173,14 @@ def summary_text(
     lines += [f"- {_robustness_line(p['role'], p['robustness'])}" for p in parts if "robustness" in p]
     for pair in (comparison or {}).get("pairs", []):
         diff = pair.get("diff")
+        tests = f"McNemar p {_p(pair['mcnemar_p'])}"
+        if "mcnemar_p_clustered" in pair:
+            tests = f"clustered McNemar p {_p(pair['mcnemar_p_clustered'])}; item-level {tests}"
+        clusters = f" / {pair['clusters']} clusters" if "clusters" in pair else ""
         lines.append(
             f"- {pair['a']} vs {pair['b']}: difference "
             + ("n/a" if diff is None else f"{100 * diff:+.1f} points")
-            + f" over {pair['n']} shared items (McNemar p {_p(pair['mcnemar_p'])})"
+            + f" over {pair['n']} shared items{clusters} ({tests})"
         )
     return "\n".join(lines)
 

@@ -29,6 +29,7 @@ from green_agent.core.contract import (
 from green_agent.core.journal import assessment_id
 from green_agent.core.runner import run_units
 from green_agent.core.schemas import load_schema
+from green_agent.core.scoring.compare import statistics_settings
 from green_agent.core.scoring.repro import reproducibility_block
 from green_agent.core.units import FinishedRun, Participant, ProgressView, RoleRun, RunSettings, UnitPlugin
 from green_agent.folio.artifact import closing, participant_fields
@@ -198,6 +199,7 @@ class FolioAssessor(UnitPlugin[FolioPlan, FolioItem, ItemOutcome]):
             resumed_from=run.journal_key,
             reproducibility=self._reproducibility(plan, run),
             variants=None if plan.variants is None or plan.variants.kinds == (ORIGINAL,) else plan.variants,
+            clusters=None if plan.variants is None else plan.variants.clusters(),
         )
 
     def summarise(
@@ -207,7 +209,7 @@ class FolioAssessor(UnitPlugin[FolioPlan, FolioItem, ItemOutcome]):
 
     def _reproducibility(self, plan: FolioPlan, run: FinishedRun[FolioItem, ItemOutcome]) -> dict[str, Any]:
         """The block that lets a reader re-run this assessment (host paths withheld when public)."""
-        return reproducibility_block(
+        block = reproducibility_block(
             dataset={
                 **plan.dataset.info(),
                 "path": None if self.manifest_only else plan.dataset.path,
@@ -220,6 +222,8 @@ class FolioAssessor(UnitPlugin[FolioPlan, FolioItem, ItemOutcome]):
             finished_at=run.finished_at,
             participants_cards=run.cards,
         )
+        block["statistics"] = statistics_settings()
+        return block
 
 
 def create(context: AssessorContext) -> FolioAssessor:

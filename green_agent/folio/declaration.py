@@ -20,13 +20,14 @@ from green_agent.folio.report_sections import SECTIONS
 ASSESSOR = "folio"
 
 METRICS: tuple[Metric, ...] = (
-    Metric("accuracy", "accuracy", interval="accuracy_ci95", format="percent", headline=True),
+    Metric("accuracy", "accuracy", interval="accuracy_ci95_clustered", format="percent", headline=True),
     Metric("correct", "correct", direction=None, of="total", headline=True),
+    Metric("total", "items / clusters", direction=None, of="clusters"),
     Metric("coverage", "coverage", format="percent", headline=True),
     Metric(
         "accuracy_answered",
         "acc. on answered",
-        interval="accuracy_answered_ci95",
+        interval="accuracy_answered_ci95_clustered",
         format="percent",
         over="answered",
     ),
@@ -80,8 +81,9 @@ def hint(kind: str, error: str) -> str | None:
 
 
 def complete(part: dict[str, Any]) -> dict[str, Any]:
-    """Summary fields recomputed from ``items`` when a part carries items only."""
-    if "accuracy" in part:
+    """Summary fields recomputed from ``items`` when a part carries items only, and the clustered
+    intervals added to a part written before they existed (items without ``cluster`` stand alone)."""
+    if "accuracy" in part and ("accuracy_ci95_clustered" in part or not part.get("items")):
         return part
     return {**summarize_items(part.get("items") or [], LABELS), **part}
 
@@ -99,6 +101,8 @@ DECLARATION = ResultDeclaration(
     complete=complete,
     summary_note=(
         "Failures (timeouts, runtime errors, unparseable replies) count as wrong in accuracy; coverage is "
-        "the share of items answered and accuracy on answered ignores failures. Intervals are Wilson 95%."
+        "the share of items answered and accuracy on answered ignores failures. Intervals are 95% Wilson "
+        "intervals on the effective sample size of clustered items (a story's conclusions, a source's "
+        "variants; docs/report.md); results.json keeps the item-level Wilson intervals as accuracy_ci95."
     ),
 )

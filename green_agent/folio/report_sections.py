@@ -23,13 +23,25 @@ OUTCOMES = (
 )
 
 
+def interval(stats: Mapping[str, Any]) -> Any:
+    """The interval to show: the clustered one when the figures carry it, else the item-level Wilson."""
+    return stats.get("accuracy_ci95_clustered") or stats.get("accuracy_ci95")
+
+
+def sizes(stats: Mapping[str, Any]) -> str:
+    """``n items / n clusters`` next to an interval (the items alone when clusters are unknown)."""
+    clusters = stats.get("clusters")
+    items = fmt.plain(stats.get("total"))
+    return f"{items} items" if clusters is None else f"{items} items / {fmt.plain(clusters)} clusters"
+
+
 def _accuracy_series(parts: list[dict[str, Any]], rows: list[list[dict[str, Any]]]) -> list[plots.Series]:
-    """One bar series per participant: each row's accuracies with their Wilson intervals."""
+    """One bar series per participant: each row's accuracies with their (clustered) intervals."""
     return [
         plots.Series(
             str(p["role"]),
             [r.get("accuracy") or 0.0 for r in row],
-            [r.get("accuracy_ci95") or [r.get("accuracy") or 0.0] * 2 for r in row],
+            [interval(r) or [r.get("accuracy") or 0.0] * 2 for r in row],
         )
         for p, row in zip(parts, rows, strict=True)
     ]
@@ -51,18 +63,25 @@ def _roles(view: ResultView) -> list[str]:
 
 
 def per_label(view: ResultView) -> list[Block]:
-    """Accuracy per gold label with Wilson intervals: bars and a table."""
+    """Accuracy per gold label with clustered intervals: bars and a table."""
     parts = view.participants
     labels = [lab for lab in label_order(parts) if any(lab in (p.get("per_label") or {}) for p in parts)]
-    stats = [[(p.get("per_label") or {}).get(lab) or {} for lab in labels] for p in parts]
+    stats = [[_with_clustered(p, lab) for lab in labels] for p in parts]
     series = _accuracy_series(parts, stats)
     figure = Figure(
-        lambda: plots.grouped_bars(labels, series, "accuracy (Wilson 95% CI)"),
-        "Per-label accuracy with Wilson 95% intervals",
+        lambda: plots.grouped_bars(labels, series, "accuracy (clustered 95% CI)"),
+        "Per-label accuracy with Wilson 95% intervals on the clustered effective sample size",
     )
     rows = [[lab, *(_label_cell(row[i]) for row in stats)] for i, lab in enumerate(labels)]
     table = Table(["label", *_roles(view)], rows, numeric=frozenset(range(1, len(parts) + 1)))
     return [figure, table]
+
+
+def _with_clustered(part: Mapping[str, Any], label: str) -> dict[str, Any]:
+    """A label's figures with its clustered interval (``per_label_clustered``) merged in, when present."""
+    stats = (part.get("per_label") or {}).get(label) or {}
+    clustered = (part.get("per_label_clustered") or {}).get(label) or {}
+    return {**stats, **clustered} if stats else {}
 
 
 def _label_cell(s: Mapping[str, Any]) -> str:
@@ -70,14 +89,15 @@ def _label_cell(s: Mapping[str, Any]) -> str:
         return "–"
     return (
         f"{fmt.plain(s.get('correct'))}/{fmt.plain(s.get('total'))} · {fmt.pct(s.get('accuracy'))} "
-        f"{fmt.ci(s.get('accuracy_ci95'))}"
+        f"{fmt.ci(interval(s))} ({sizes(s)})"
     )
 
 
 ROBUSTNESS_NOTE = (
     "Runs with FOLIO variants (docs/variants.md). Accuracy per variant kind; drop = original minus variant "
-    "accuracy on the same source items, with McNemar's exact p; consistency = share of source items "
-    "answered right in every variant sent."
+    "accuracy on the same source items, with Durkalski's clustered McNemar p (item-level exact p in "
+    "results.json); consistency = share of source items answered right in every variant sent. Intervals are "
+    "clustered by the sources' stories (docs/report.md)."
 )
 
 
@@ -91,16 +111,17 @@ def robustness(view: ResultView) -> list[Block]:
     rates = [[(b.get("per_variant") or {}).get(k) or {} for k in kinds] for b in blocks]
     series = _accuracy_series(parts, rates)
     figure = Figure(
-        lambda: plots.grouped_bars(kinds, series, "accuracy per variant kind (Wilson 95% CI)"),
-        "Accuracy per variant kind with Wilson 95% intervals",
+        lambda: plots.grouped_bars(kinds, series, "accuracy per variant kind (clustered 95% CI)"),
+        "Accuracy per variant kind with Wilson 95% intervals on the clustered effective sample size",
     )
-    header = ["role", "sources", "consistency", "95% CI", *kinds]
+    header = ["role", "sources", "clusters", "consistency", "95% CI", *kinds]
     rows = [
         [
             str(p["role"]),
             fmt.plain(b.get("sources")),
+            fmt.plain(b.get("clusters")),
             fmt.pct(b.get("consistency")),
-            fmt.ci(b.get("consistency_ci95")),
+            fmt.ci(b.get("consistency_ci95_clustered") or b.get("consistency_ci95")),
             *(_variant_cell(b, k) for k in kinds),
         ]
         for p, b in zip(parts, blocks, strict=True)
@@ -115,8 +136,9 @@ def _variant_cell(block: Mapping[str, Any], kind: str) -> str:
     text = f"{fmt.pct(rate.get('accuracy'))} of {fmt.plain(rate.get('total'))}"
     drop = (block.get("drop") or {}).get(kind)
     if drop and fmt.is_num(drop.get("drop")):
-        text += f" (drop {fmt.signed_pct(drop['drop'])}, p {fmt.pvalue(drop.get('mcnemar_p'))})"
-    return text
+        p = drop.get("mcnemar_p_clustered", drop.get("mcnemar_p"))
+        text += f" (drop {fmt.signed_pct(drop['drop'])}, p {fmt.pvalue(p)})"
+    return f"{text} {fmt.ci(interval(rate))} ({sizes(rate)})"
 
 
 def confusion(view: ResultView) -> list[Block]:
@@ -198,18 +220,23 @@ def comparison(view: ResultView) -> list[Block]:
     )
     pairs = (part or compare(view.participants))["pairs"]
     note = Text(
-        "On the items both participants saw. diff = accuracy of A minus B with a bootstrap 95% interval; "
-        "McNemar's exact test on the discordant items (only A right vs only B right)."
+        "On the items both participants saw. diff = accuracy of A minus B with a 95% interval from a bootstrap "
+        "of whole clusters (stories, or a variant's source); Durkalski's clustered McNemar test on the "
+        "discordant items (only A right vs only B right). results.json also keeps the item-level exact "
+        "McNemar p (mcnemar_p) and item bootstrap (diff_ci95) papers report."
     )
     rows = [
         [
-            str(c["a"]), str(c["b"]), str(c["n"]), str(c.get("a_correct", "–")), str(c.get("b_correct", "–")),
-            str(c["only_a"]), str(c["only_b"]), fmt.signed_pct(c.get("diff")), fmt.ci(c.get("diff_ci95")),
-            fmt.pvalue(c.get("mcnemar_p")),
+            str(c["a"]), str(c["b"]), str(c["n"]), fmt.plain(c.get("clusters")), str(c.get("a_correct", "–")),
+            str(c.get("b_correct", "–")),
+            str(c["only_a"]), str(c["only_b"]), fmt.signed_pct(c.get("diff")),
+            fmt.ci(c.get("diff_ci95_clustered") or c.get("diff_ci95")),
+            fmt.pvalue(c.get("mcnemar_p_clustered", c.get("mcnemar_p"))),
         ]
         for c in pairs
     ]  # fmt: skip
-    header = ["A", "B", "items", "A correct", "B correct", "only A", "only B", "diff", "95% CI", "McNemar p"]
+    header = ["A", "B", "items", "clusters", "A correct", "B correct", "only A", "only B", "diff", "95% CI",
+              "McNemar p"]  # fmt: skip
     return [note, Table(header, rows, numeric=frozenset(range(2, len(header))))]
 
 

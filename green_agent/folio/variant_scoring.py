@@ -1,10 +1,11 @@
 """The ``robustness`` block of a participant's result part: does an answer survive a proved change?
 
-* ``per_variant`` — accuracy of each kind over the variants sent, with Wilson 95% intervals;
+* ``per_variant`` — accuracy of each kind over the variants sent, with Wilson 95% intervals and
+  clustered ones (``accuracy_ci95_clustered``, ``clusters``: the sources' stories, docs/report.md);
 * ``consistency`` — share of source items answered correctly in *every* variant sent for them
   (the original included when it was asked for); a failure (timeout, error) counts as wrong;
 * ``drop`` — per kind, original accuracy minus variant accuracy over the sources that have both,
-  with the two-sided exact McNemar p-value of that paired difference;
+  with the two-sided exact McNemar p-value of that paired difference and Durkalski's clustered one;
 * ``per_source`` — each source's outcome per kind (``true``/``false``; kinds not sent are absent);
 * ``skipped`` and ``constants_kept`` — what generation dropped or left alone, and why.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from green_agent.core.scoring.cluster import clustered_interval, clustered_mcnemar
 from green_agent.core.scoring.metrics import item_correct
 from green_agent.core.scoring.stats import mcnemar_exact, wilson_interval
 from green_agent.folio.variants.model import ORIGINAL, VariantSet
@@ -21,18 +23,26 @@ from green_agent.folio.variants.model import ORIGINAL, VariantSet
 _DIGITS = 6
 
 
-def _rate(k: int, n: int) -> dict[str, Any]:
+def _rate(outcomes: Sequence[bool], clusters: Sequence[str]) -> dict[str, Any]:
+    k, n = sum(outcomes), len(outcomes)
     lo, hi = wilson_interval(k, n)
+    clustered = clustered_interval(outcomes, clusters)
     return {
         "total": n,
         "correct": k,
         "accuracy": round(k / n, _DIGITS) if n else 0.0,
         "accuracy_ci95": [round(lo, _DIGITS), round(hi, _DIGITS)],
+        "accuracy_ci95_clustered": [round(clustered.lo, _DIGITS), round(clustered.hi, _DIGITS)],
+        "clusters": clustered.clusters,
     }
 
 
-def _drop(per_source: Mapping[str, Mapping[str, bool]], kind: str) -> dict[str, Any]:
-    pairs = [(o[ORIGINAL], o[kind]) for o in per_source.values() if ORIGINAL in o and kind in o]
+def _drop(
+    per_source: Mapping[str, Mapping[str, bool]], cluster: Mapping[str, str], kind: str
+) -> dict[str, Any]:
+    sources = [s for s, o in per_source.items() if ORIGINAL in o and kind in o]
+    pairs = [(per_source[s][ORIGINAL], per_source[s][kind]) for s in sources]
+    groups = [cluster[s] for s in sources]
     only_original = sum(a and not b for a, b in pairs)
     only_variant = sum(b and not a for a, b in pairs)
     n = len(pairs)
@@ -45,6 +55,10 @@ def _drop(per_source: Mapping[str, Mapping[str, bool]], kind: str) -> dict[str, 
         "only_variant": only_variant,
         "drop": round((original - variant) / n, _DIGITS) if n else None,
         "mcnemar_p": float(f"{mcnemar_exact(only_original, only_variant):.12g}"),  # a tiny p is never 0
+        "clusters": len(set(groups)),
+        "mcnemar_p_clustered": float(
+            f"{clustered_mcnemar([a for a, _ in pairs], [b for _, b in pairs], groups):.12g}"
+        ),
     }
 
 
@@ -52,17 +66,22 @@ def robustness(items: Sequence[Mapping[str, Any]], variants: VariantSet) -> dict
     """The block for one participant's result ``items`` (ids as sent) over ``variants``."""
     provenance = variants.provenance()
     per_source: dict[str, dict[str, bool]] = {}
+    cluster: dict[str, str] = {}
     for item in items:
         variant = provenance.get(str(item.get("id")))
         if variant is not None:
             per_source.setdefault(variant.source_id, {})[variant.kind] = item_correct(item)
+            cluster[variant.source_id] = variant.cluster
     consistent = sum(all(o.values()) for o in per_source.values())
     kinds = list(variants.kinds)
     per_variant = {
-        k: _rate(sum(o[k] for o in per_source.values() if k in o), sum(k in o for o in per_source.values()))
+        k: _rate(
+            [o[k] for o in per_source.values() if k in o],
+            [cluster[s] for s, o in per_source.items() if k in o],
+        )
         for k in kinds
     }
-    overall = _rate(consistent, len(per_source))
+    overall = _rate([all(o.values()) for o in per_source.values()], [cluster[s] for s in per_source])
     return {
         "kinds": kinds,
         "seed": variants.seed,
@@ -70,8 +89,12 @@ def robustness(items: Sequence[Mapping[str, Any]], variants: VariantSet) -> dict
         "consistent": consistent,
         "consistency": overall["accuracy"],
         "consistency_ci95": overall["accuracy_ci95"],
+        "consistency_ci95_clustered": overall["accuracy_ci95_clustered"],
+        "clusters": overall["clusters"],
         "per_variant": per_variant,
-        "drop": {k: _drop(per_source, k) for k in kinds if k != ORIGINAL} if ORIGINAL in kinds else {},
+        "drop": {k: _drop(per_source, cluster, k) for k in kinds if k != ORIGINAL}
+        if ORIGINAL in kinds
+        else {},
         "skipped": {k: dict(v) for k, v in variants.skipped.items()},
         "constants_kept": dict(variants.constants_kept),
         "per_source": [
@@ -82,10 +105,11 @@ def robustness(items: Sequence[Mapping[str, Any]], variants: VariantSet) -> dict
 
 
 def annotate_items(items: Sequence[dict[str, Any]], variants: VariantSet) -> None:
-    """Add ``source_id`` and ``variant`` (the kind) to each result item, in place."""
+    """Add ``source_id``, ``variant`` (the kind) and ``cluster`` to each result item, in place."""
     provenance = variants.provenance()
     for item in items:
         variant = provenance.get(str(item.get("id")))
         if variant is not None:
             item["source_id"] = variant.source_id
             item["variant"] = variant.kind
+            item["cluster"] = variant.cluster

@@ -15,6 +15,7 @@ import pytest
 from rich.console import Console
 
 from green_agent.core.contract import AssessmentResult
+from green_agent.core.declaration.fmt import pvalue
 from green_agent.folio.variants import KINDS
 from green_agent.report.html import render_html
 from green_agent.report.load import prepare_report
@@ -117,8 +118,9 @@ def test_reports_show_robustness(variant_run) -> None:
     cue_row = next(line for line in markdown.splitlines() if line.startswith("| cue | 64 |"))
     block = parts_by_role(result)["cue"]["robustness"]
     rate, drop = block["per_variant"]["negate"], block["drop"]["negate"]
-    expected = (
-        f"{100 * rate['accuracy']:.1f}% of {rate['total']} (drop {100 * drop['drop']:+.1f} pp, p &lt; 1e-8)"
+    expected = (  # the clustered McNemar p (sources grouped by story) is the one shown
+        f"{100 * rate['accuracy']:.1f}% of {rate['total']} (drop {100 * drop['drop']:+.1f} pp, "
+        f"p {pvalue(drop['mcnemar_p_clustered']).replace('<', '&lt;')})"
     )
     assert expected in cue_row
     html = render_html(report)

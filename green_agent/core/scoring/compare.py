@@ -1,4 +1,9 @@
-"""Paired comparison of participants on the items they both saw: exact McNemar and bootstrap."""
+"""Paired comparison of participants on the items they both saw.
+
+Item by item (as papers report it): exact McNemar and a bootstrap of items. Cluster-aware (the
+headline, docs/report.md): Durkalski's clustered McNemar and a bootstrap of whole clusters, with the
+cluster of each item read from its ``cluster`` field (an item without one is its own cluster).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from green_agent.core.scoring.metrics import item_correct
+from green_agent.core.scoring.cluster import cluster_bootstrap_diff_ci, clustered_mcnemar
+from green_agent.core.scoring.metrics import item_cluster, item_correct
 from green_agent.core.scoring.stats import bootstrap_diff_ci, mcnemar_exact
 
 RESAMPLES = 2000
@@ -23,6 +29,21 @@ def _correct_by_id(part: Mapping[str, Any]) -> dict[str, bool]:
     return {str(it.get("id")): item_correct(it) for it in part.get("items") or ()}
 
 
+def _cluster_by_id(part: Mapping[str, Any]) -> dict[str, str]:
+    return {str(it.get("id")): item_cluster(it, i) for i, it in enumerate(part.get("items") or ())}
+
+
+def statistics_settings(*, resamples: int = RESAMPLES, seed: int = SEED) -> dict[str, Any]:
+    """How intervals and tests are computed, for a result's reproducibility block (docs/report.md)."""
+    return {
+        "cluster_interval": "wilson_design_effect",
+        "paired_test": "clustered_mcnemar_durkalski",
+        "paired_interval": "cluster_bootstrap_percentile",
+        "bootstrap_resamples": resamples,
+        "bootstrap_seed": seed,
+    }
+
+
 def compare_pair(
     a: Mapping[str, Any], b: Mapping[str, Any], *, resamples: int = RESAMPLES, seed: int = SEED
 ) -> dict[str, Any]:
@@ -36,6 +57,9 @@ def compare_pair(
     only_b = sum(y and not x for x, y in zip(xa, xb, strict=True))
     diff = (sum(xa) - sum(xb)) / n if n else None
     ci = bootstrap_diff_ci(xa, xb, resamples=resamples, seed=seed)
+    clusters_a = _cluster_by_id(a)
+    groups = [clusters_a[i] for i in shared]
+    ci_clustered = cluster_bootstrap_diff_ci(xa, xb, groups, resamples=resamples, seed=seed)
     return {
         "a": str(a.get("role")),
         "b": str(b.get("role")),
@@ -49,6 +73,11 @@ def compare_pair(
         ),  # significant digits: a tiny p is never 0
         "diff": None if diff is None else round(diff, 6),
         "diff_ci95": None if ci is None else [round(ci[0], 6), round(ci[1], 6)],
+        "clusters": len(set(groups)),
+        "mcnemar_p_clustered": float(f"{clustered_mcnemar(xa, xb, groups):.12g}"),
+        "diff_ci95_clustered": None
+        if ci_clustered is None
+        else [round(ci_clustered[0], 6), round(ci_clustered[1], 6)],
     }
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from green_agent.core.scoring.cluster import clustered_interval
 from green_agent.core.scoring.stats import percentile, wilson_interval
 
 STATUSES = ("ok", "timeout", "runtime_error", "parse_error")
@@ -29,6 +30,26 @@ def _ratio(k: int, n: int) -> float:
 def _ci(k: int, n: int) -> list[float]:
     lo, hi = wilson_interval(k, n)
     return [round(lo, _DIGITS), round(hi, _DIGITS)]
+
+
+def item_cluster(item: Mapping[str, Any], index: int = 0) -> str:
+    """The cluster an item's answer is correlated within: its ``cluster`` field, else the item alone."""
+    cluster = item.get("cluster")
+    if cluster is not None:
+        return f"c:{cluster}"
+    return f"i:{item.get('id', index)}"
+
+
+def clustered_fields(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """``accuracy_ci95_clustered``, ``clusters`` and ``design_effect`` of ``items`` (docs/report.md)."""
+    ci = clustered_interval(
+        [item_correct(it) for it in items], [item_cluster(it, i) for i, it in enumerate(items)]
+    )
+    return {
+        "accuracy_ci95_clustered": [round(ci.lo, _DIGITS), round(ci.hi, _DIGITS)],
+        "clusters": ci.clusters,
+        "design_effect": round(ci.design_effect, 4),
+    }
 
 
 def item_correct(item: Mapping[str, Any]) -> bool:
@@ -107,20 +128,29 @@ def _tally(items: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> _Tally:
 
 def _by_gold_label(
     items: Sequence[Mapping[str, Any]], tally: _Tally
-) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, Any]]]:
-    """The confusion matrix (gold x predicted, ``none`` for no label) and per-gold-label accuracy."""
+) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The confusion matrix (gold x predicted, ``none`` for no label), per-gold-label accuracy with
+    its Wilson interval, and per gold label the clustered interval."""
     confusion = {g: dict.fromkeys(tally.pred_columns, 0) for g in tally.gold_labels}
     per_label_counts = {g: [0, 0] for g in tally.gold_labels}
+    per_label_items: dict[str, list[Mapping[str, Any]]] = {g: [] for g in tally.gold_labels}
     for it in items:
+        per_label_items[str(it.get("gold"))].append(it)
         gold, pred = str(it.get("gold")), _predicted(it)
         confusion[gold][NONE_COLUMN if pred is None else pred] += 1
         per_label_counts[gold][0] += 1
         per_label_counts[gold][1] += item_correct(it)
     per_label = {
-        g: {"total": n, "correct": k, "accuracy": _ratio(k, n), "accuracy_ci95": _ci(k, n)}
+        g: {
+            "total": n,
+            "correct": k,
+            "accuracy": _ratio(k, n),
+            "accuracy_ci95": _ci(k, n),
+        }
         for g, (n, k) in per_label_counts.items()
     }
-    return confusion, per_label
+    per_label_clustered = {g: clustered_fields(its) for g, its in per_label_items.items()}
+    return confusion, per_label, per_label_clustered
 
 
 def summarize_items(
@@ -129,19 +159,23 @@ def summarize_items(
     """Summarise result item dicts into the flat participant fields (docs/architecture.md, Results).
 
     Returns ``score`` (accuracy×100, 2 decimals), ``max_score``, ``accuracy`` and its Wilson 95%
-    ``accuracy_ci95``, outcome counts, ``per_label`` (by gold label), ``confusion``
+    ``accuracy_ci95`` (items taken as independent, as papers report it), the headline
+    ``accuracy_ci95_clustered`` with ``clusters`` and ``design_effect`` (items grouped by their
+    ``cluster`` field; an item without one is its own cluster), outcome counts, ``per_label`` (by gold
+    label; its clustered intervals in ``per_label_clustered``), ``confusion``
     (gold × predicted, plus a ``"none"`` column), ``latency_ms`` percentiles over items that carry a
     latency, ``answered``/``coverage``/``accuracy_answered``, ``failures_by_kind`` and, only when
     some item carries it, ``usage``. Raises ValueError on an unknown ``status``.
     """
     tally = _tally(items, labels)
-    confusion, per_label = _by_gold_label(items, tally)
+    confusion, per_label, per_label_clustered = _by_gold_label(items, tally)
     total, correct, answered = len(items), tally.correct, tally.counts["ok"]
     summary: dict[str, Any] = {
         "score": round(100 * correct / total, 2) if total else 0.0,
         "max_score": 100,
         "accuracy": _ratio(correct, total),
         "accuracy_ci95": _ci(correct, total),
+        **clustered_fields(items),
         "total": total,
         "correct": correct,
         "incorrect": answered - correct,
@@ -152,7 +186,11 @@ def summarize_items(
         "coverage": _ratio(answered, total),
         "accuracy_answered": _ratio(correct, answered),
         "accuracy_answered_ci95": _ci(correct, answered),
+        "accuracy_answered_ci95_clustered": clustered_fields(
+            [it for it in items if it.get("status") == "ok"]
+        )["accuracy_ci95_clustered"],
         "per_label": per_label,
+        "per_label_clustered": per_label_clustered,
         "confusion": confusion,
         "latency_ms": _latency(items),
         "failures_by_kind": dict(sorted(tally.failures_by_kind.items())),

@@ -56,6 +56,12 @@ class Variant:
     proof_ms: float | None = field(default=None, compare=False)
     """Time the prover took to re-derive the label (``None`` for originals); not part of equality."""
 
+    @property
+    def cluster(self) -> str:
+        """What its answer is correlated with: the source's story, else the source item (docs/report.md)."""
+        story = self.item.story_id
+        return f"story:{story}" if story is not None else f"item:{self.source_id}"
+
 
 @dataclass(frozen=True)
 class VariantSet:
@@ -82,6 +88,10 @@ class VariantSet:
     def provenance(self) -> dict[str, Variant]:
         """Item id -> variant."""
         return {v.item.id: v for v in self.variants}
+
+    def clusters(self) -> dict[str, str]:
+        """Item id -> cluster (:attr:`Variant.cluster`)."""
+        return {v.item.id: v.cluster for v in self.variants}
 
     def generated(self) -> dict[str, int]:
         """Kind -> number of variants of that kind kept."""
