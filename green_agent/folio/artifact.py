@@ -66,11 +66,13 @@ def participant_fields(
     reproducibility: Mapping[str, Any],
     variants: VariantSet | None = None,
     clusters: Mapping[str, str] | None = None,
+    excluded: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """The flat data part of one participant but its ``assessor`` and ``role`` (the unit runner puts
     them in front); ``resumed`` holds the ids taken from ``resumed_from``. ``clusters`` (item id ->
     story or source) gives each item its ``cluster``, which the clustered intervals group by. With
-    ``variants``, items name their source and kind and a ``robustness`` block is added."""
+    ``variants``, items name their source and kind and a ``robustness`` block is added; ``excluded``
+    (flag -> source items left out by ``variants_exclude``) is reported as ``excluded_sources``."""
     items = [result_item(o, resumed=o.id in resumed) for o in outcomes]
     for item in items:
         if clusters is not None and item["id"] in clusters:
@@ -89,6 +91,8 @@ def participant_fields(
         part["llm"] = llm
     if variants is not None:
         part["robustness"] = robustness(items, variants)
+    if excluded is not None:
+        part["excluded_sources"] = dict(excluded)
     return part
 
 
@@ -165,12 +169,17 @@ def summary_text(
     parts: Sequence[Mapping[str, Any]], dataset: Mapping[str, Any], comparison: Mapping[str, Any] | None
 ) -> str:
     """The human-readable (non-JSON) summary."""
+    assessed = max((int(p.get("total") or 0) for p in parts), default=0)
     lines = [
-        f"FOLIO assessment on {dataset['name']} ({dataset.get('split') or 'no split'}, {dataset['n']} items in file)"
+        f"FOLIO assessment on {dataset['name']} ({dataset.get('split') or 'no split'}, {dataset['n']} items in file, "
+        f"{assessed} assessed)"
     ]
     lines += [f"- {_line(p)}" for p in parts]
     lines += [f"- {line}" for line in resume_lines(parts)]
     lines += [f"- {_robustness_line(p['role'], p['robustness'])}" for p in parts if "robustness" in p]
+    if parts and (excluded := parts[0].get("excluded_sources")) is not None:
+        by_flag = ", ".join(f"{n} {flag}" for flag, n in excluded.items() if flag != "excluded_total")
+        lines.append(f"- excluded source items: {excluded.get('excluded_total', 0)} ({by_flag})")
     for pair in (comparison or {}).get("pairs", []):
         diff = pair.get("diff")
         tests = f"McNemar p {_p(pair['mcnemar_p'])}"

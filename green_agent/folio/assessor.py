@@ -134,13 +134,22 @@ class FolioAssessor(UnitPlugin[FolioPlan, FolioItem, ItemOutcome]):
 
     async def prepare(self, plan: FolioPlan, progress: ProgressCallback) -> FolioPlan:
         """The plan with the items to send: the originals, or (off the event loop) the proved variants."""
-        kinds, seed = plan.config.variants, plan.config.seed
+        kinds, seed, exclude = plan.config.variants, plan.config.seed, plan.config.variants_exclude
         if kinds == (ORIGINAL,):
-            return replace(plan, variants=generate_variants(plan.items, kinds, seed=seed))
+            originals = await asyncio.to_thread(
+                generate_variants, plan.items, kinds, seed=seed, exclude=exclude
+            )
+            return replace(plan, variants=originals)
         await progress(f"Generating and proving variants ({', '.join(kinds)}) of {len(plan.items)} items", {})
         jobs = min(VARIANT_JOBS, os.cpu_count() or 1) if len(plan.items) >= VARIANT_JOBS_FROM else 1
         variants = await asyncio.to_thread(
-            generate_variants, plan.items, kinds, seed=seed, dataset=plan.dataset.items, jobs=jobs
+            generate_variants,
+            plan.items,
+            kinds,
+            seed=seed,
+            dataset=plan.dataset.items,
+            jobs=jobs,
+            exclude=exclude,
         )
         log.info(
             "assessment %s: variants %s, skipped %s",
@@ -200,6 +209,9 @@ class FolioAssessor(UnitPlugin[FolioPlan, FolioItem, ItemOutcome]):
             reproducibility=self._reproducibility(plan, run),
             variants=None if plan.variants is None or plan.variants.kinds == (ORIGINAL,) else plan.variants,
             clusters=None if plan.variants is None else plan.variants.clusters(),
+            excluded=None
+            if plan.variants is None or not plan.config.variants_exclude
+            else plan.variants.excluded,
         )
 
     def summarise(

@@ -34,6 +34,7 @@ SCHEMA_NAME = "folio-config"
 SCHEMA_FILE = Path(__file__).parent / "schemas" / f"{SCHEMA_NAME}.schema.json"
 """The generated JSON Schema shipped for readers outside Python."""
 Variant = Literal["original", "rename", "shuffle", "distractor", "negate"]
+SourceFlag = Literal["repaired", "ambiguous_parenthesis", "scope_choice"]
 
 
 class FolioConfig(ConfigModel):
@@ -77,6 +78,9 @@ class FolioConfig(ConfigModel):
     """Continue the journal of an earlier run of this request against the same agents (same cards)."""
     variants: Annotated[tuple[Variant, ...], Field(min_length=1), UNIQUE] = ("original",)
     """Versions of each item sent: the original and/or prover-verified variants (docs/variants.md)."""
+    variants_exclude: Annotated[tuple[SourceFlag, ...], UNIQUE] = ()
+    """Leave out every source item (original and variants) whose gold FOL carries one of these flags:
+    it needed a lenient repair, an ambiguous parenthesis repair, or a quantifier-scope choice (docs/variants.md)."""
     data_dir: str | None = Field(None, min_length=1)
     """Root for manifest paths written '{data_dir}/...' (overrides $AGENTBEATS_DATA_DIR)."""
 

@@ -97,6 +97,8 @@ def robustness(items: Sequence[Mapping[str, Any]], variants: VariantSet) -> dict
         else {},
         "skipped": {k: dict(v) for k, v in variants.skipped.items()},
         "constants_kept": dict(variants.constants_kept),
+        "excluded": dict(variants.excluded),
+        "flagged_sources": _flagged(variants),
         "per_source": [
             {"source_id": sid, "outcomes": outcomes, "consistent": all(outcomes.values())}
             for sid, outcomes in per_source.items()
@@ -104,8 +106,18 @@ def robustness(items: Sequence[Mapping[str, Any]], variants: VariantSet) -> dict
     }
 
 
+def _flagged(variants: VariantSet) -> dict[str, int]:
+    """Flag -> source items sent that carry it (their reading rests on a repair or a choice)."""
+    flags: dict[str, set[str]] = {}
+    for v in variants.variants:
+        for flag in v.flags:
+            flags.setdefault(flag, set()).add(v.source_id)
+    return {flag: len(ids) for flag, ids in sorted(flags.items())}
+
+
 def annotate_items(items: Sequence[dict[str, Any]], variants: VariantSet) -> None:
-    """Add ``source_id``, ``variant`` (the kind) and ``cluster`` to each result item, in place."""
+    """Add ``source_id``, ``variant`` (the transform), ``flags``, ``cluster`` and the text sent
+    (``premises``, ``conclusion``: a variant's text is in no dataset file) to each result item, in place."""
     provenance = variants.provenance()
     for item in items:
         variant = provenance.get(str(item.get("id")))
@@ -113,3 +125,6 @@ def annotate_items(items: Sequence[dict[str, Any]], variants: VariantSet) -> Non
             item["source_id"] = variant.source_id
             item["variant"] = variant.kind
             item["cluster"] = variant.cluster
+            item["flags"] = list(variant.flags)
+            item["premises"] = list(variant.item.premises)
+            item["conclusion"] = variant.item.conclusion

@@ -7,7 +7,7 @@ for details, `lenient` for repairs.
 
 from green_agent.logic.decide import Decision, Verdict, decide, decide_problem
 from green_agent.logic.errors import ERROR_KINDS, FolSyntaxError, Repair
-from green_agent.logic.lenient import parse
+from green_agent.logic.lenient import has_unbound_variables, parse
 from green_agent.logic.nodes import (
     And,
     Atom,
@@ -59,6 +59,7 @@ __all__ = [
     "Z3Symbols",
     "decide",
     "decide_problem",
+    "has_unbound_variables",
     "parse",
     "parse_problem",
     "pretty",

@@ -29,6 +29,8 @@ from green_agent.logic.parser import ParseResult, build_ast, parse_strict, read_
 from green_agent.logic.repair import faults, paren_candidates
 from green_agent.logic.scope import DEFAULT_SCOPE
 
+FREE_VARIABLE_REPAIRS = frozenset({"free_variable", "free_individual"})
+"""Repairs that close a variable the text leaves unbound."""
 _ARROW = re.compile(r"—>|->|>")
 _MAX_CANDIDATES = 200
 
@@ -114,3 +116,15 @@ def _read_repaired(text: str, scope: str) -> _Reading:
             )
         )
     return _Reading(best.text, best.formula, repairs + best.repairs, best.notes)
+
+
+def has_unbound_variables(text: str, scope: str = DEFAULT_SCOPE) -> bool:
+    """Whether the FOL text, as written, leaves a variable unbound (lenient parsing had to close it).
+
+    A text that does not parse even leniently counts as unbound: nothing vouches for its variables.
+    """
+    try:
+        result = parse(text, lenient=True, scope=scope)
+    except FolSyntaxError:
+        return True
+    return any(r.kind in FREE_VARIABLE_REPAIRS for r in result.repairs)

@@ -46,6 +46,9 @@ class Problem:
     """Human-readable repairs, each prefixed with where it was made ("premise 2: …")."""
     scope_notes: tuple[str, ...] = ()
     """Where the variable-aware scope reading differs from the wide one, prefixed like `repairs`."""
+    repair_kinds: tuple[str, ...] = ()
+    """The kinds of the lenient repairs made (`Repair.kind`, e.g. `ambiguous_parenthesis`), sorted, once each;
+    `arity_split` renames are not among them."""
 
     @property
     def formulas(self) -> tuple[Formula, ...]:
@@ -65,6 +68,7 @@ def parse_problem(
     formulas: list[Formula] = []
     repairs: list[str] = []
     notes: list[str] = []
+    kinds: set[str] = set()
     for i, text in enumerate(texts):
         try:
             result = parse(text, lenient=lenient, scope=scope)
@@ -73,11 +77,14 @@ def parse_problem(
             raise
         formulas.append(result.formula)
         repairs += [f"{_where(i, len(premises))}: {r}" for r in result.repairs]
+        kinds.update(r.kind for r in result.repairs)
         notes += [f"{_where(i, len(premises))}: {n}" for n in result.scope_notes]
     formulas, split = _split_arities(formulas, texts, lenient)
     repairs += split
     signature = collect_signature(formulas)
-    return Problem(tuple(formulas[:-1]), formulas[-1], signature, tuple(repairs), tuple(notes))
+    return Problem(
+        tuple(formulas[:-1]), formulas[-1], signature, tuple(repairs), tuple(notes), tuple(sorted(kinds))
+    )
 
 
 def _split_arities(

@@ -109,6 +109,8 @@ def render_html(report: ReportData) -> str:
         version=package_version() or "unknown",
         dataset=dataset,
         n_participants=len(report.participants),
+        assessed=max((int(p.get("total") or 0) for p in report.participants), default=0),
+        units=decl.units,
         summary_note=decl.summary_note,
         notices=report.notices,
         summary=_cells(summary_table(report, ids=True)),

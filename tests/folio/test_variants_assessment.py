@@ -177,3 +177,22 @@ async def test_nothing_provable_sends_nothing_and_says_why(tmp_path: Path, sampl
     part = parts_by_role(result)["cue"]
     assert stats.requests == 0 and part["total"] == 0 and part["items"] == []
     assert part["robustness"]["skipped"] == {"negate": {"no_fol": 3}} and part["robustness"]["sources"] == 0
+
+
+def test_variant_items_carry_provenance_and_the_report_shows_their_text(variant_run) -> None:
+    """Every item of a variant run names its source, transform and flags and carries the text it was
+    sent (no dataset file holds a variant's text); the report's header and summary count the same
+    items. Fails with the text left out of ``annotate_items`` ("text not in results" comes back)."""
+    result, seen = variant_run
+    sent = {str(d["id"]): d for d in seen}
+    part = parts_by_role(result)["cue"]
+    for item in part["items"]:
+        assert item["source_id"] and item["variant"] in KINDS and isinstance(item["flags"], list)
+        assert item["premises"] == list(sent[item["id"]]["premises"])
+        assert item["conclusion"] == sent[item["id"]]["conclusion"]
+        assert item["cluster"].startswith(("story:", "item:"))
+    html = render_html(prepare_report({"participants": IDS, "results": result.parts}))
+    assert "text not in results" not in html
+    total = part["total"]
+    assert f"{part['dataset']['n']} items in the dataset · {total} items assessed" in html
+    assert f"{total} assessed" in result.summary and f"/{total} correct" in result.summary

@@ -3,7 +3,8 @@
 The FOLIO v2 loader reads such a file back (it ignores the extra fields), so a reviewed set of
 variants can be frozen into a named manifest entry. Provenance fields:
 ``variant`` (kind), ``source_example_id``, ``source_story_id``, ``variant_seed``, ``variant_note``
-(what the transform did), ``source_dataset`` and ``source_sha256``.
+(what the transform did), ``variant_flags`` (where the source's reading rests on a repair or a
+choice), ``source_dataset`` and ``source_sha256``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def record(variant: Variant, seed: int | str | None, dataset: str, sha256: str) 
         "source_story_id": item.story_id,
         "variant_seed": seed,
         "variant_note": variant.note,
+        "variant_flags": list(variant.flags),
         "source_dataset": dataset,
         "source_sha256": sha256,
     }

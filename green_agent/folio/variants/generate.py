@@ -2,8 +2,8 @@
 
 A generated variant is kept only when Z3 (through :func:`green_agent.logic.decide_problem`)
 derives exactly the label its transform predicts; otherwise it is dropped and counted under a
-reason (``prover_unknown``, ``premises_inconsistent``, ``label_not_proved``), never sent with a
-guessed label. Everything random comes from ``random.Random(seed, source id, kind)``, so the same
+reason (``prover_unknown``, ``premises_inconsistent``, ``label_not_proved``, ``free_variable``),
+never sent with a guessed label or with FOL that leaves a variable unbound the source did not. Everything random comes from ``random.Random(seed, source id, kind)``, so the same
 seed gives the same variants. With any kind besides ``original``, every item (originals included)
 gets an opaque id derived from the seed, and items are ordered by it, so neither the id nor the
 position tells a participant which items belong together or which one is a variant.
@@ -21,9 +21,10 @@ from dataclasses import replace
 from green_agent.folio.datasets.items import FolioItem
 from green_agent.folio.variants import surface, transforms
 from green_agent.folio.variants.model import KINDS, ORIGINAL, Candidate, Variant, VariantSet
+from green_agent.folio.variants.provenance import exclude_flagged, problem_flags
 from green_agent.folio.variants.transforms import Source
 from green_agent.kit.cli_args import PROVER_TIMEOUT_MS
-from green_agent.logic import FolSyntaxError, Verdict, decide_problem, parse_problem
+from green_agent.logic import FolSyntaxError, Verdict, decide_problem, has_unbound_variables, parse_problem
 
 DONOR_TRIES = 40
 """Other stories tried, in seeded random order, when looking for a distractor donor."""
@@ -93,6 +94,14 @@ def _transform(
     raise ValueError(f"unknown variant kind {kind!r}")
 
 
+def adds_unbound_variables(candidate: Candidate, source: Source) -> bool:
+    """Whether the candidate's FOL text has a formula the source lacks that leaves a variable unbound
+    (the FOL toolkit checks it before anything is sent)."""
+    own = {*(source.item.premises_fol or ()), source.item.conclusion_fol}
+    texts = (*candidate.premises_fol, candidate.conclusion_fol)
+    return any(t not in own and has_unbound_variables(t) for t in texts)
+
+
 def prove(candidate: Candidate, timeout_ms: int) -> tuple[str | None, float]:
     """(``None`` if Z3 derives the candidate's label, else the drop reason; solving time in ms)."""
     decision = decide_problem(candidate.problem, timeout_ms)
@@ -101,7 +110,9 @@ def prove(candidate: Candidate, timeout_ms: int) -> tuple[str | None, float]:
     return _DROP_REASON.get(decision.verdict, "label_not_proved"), decision.time_ms
 
 
-def _variant(source: Source, kind: str, candidate: Candidate, seed: int | str | None, ms: float) -> Variant:
+def _variant(
+    source: Source, kind: str, candidate: Candidate, seed: int | str | None, ms: float, flags: tuple[str, ...]
+) -> Variant:
     item = replace(
         source.item,
         id=variant_id(seed, source.item.id, kind),
@@ -111,7 +122,7 @@ def _variant(source: Source, kind: str, candidate: Candidate, seed: int | str | 
         conclusion_fol=candidate.conclusion_fol,
         label=candidate.label,
     )
-    return Variant(item, source.item.id, kind, candidate.note, round(ms, 3))
+    return Variant(item, source.item.id, kind, candidate.note, round(ms, 3), flags)
 
 
 def _generate(
@@ -132,16 +143,20 @@ def _generate(
     kept: dict[str, int] = {}
     variants = []
     for item in sources:
-        if ORIGINAL in kinds:
-            variants.append(Variant(replace(item, id=variant_id(seed, item.id, ORIGINAL)), item.id, ORIGINAL))
         source: Source | str = parse_source(item)
+        flags = problem_flags(source.problem) if isinstance(source, Source) else ()
+        if ORIGINAL in kinds:
+            original = replace(item, id=variant_id(seed, item.id, ORIGINAL))
+            variants.append(Variant(original, item.id, ORIGINAL, flags=flags))
         for kind, reasons in skipped.items():
             rng = random.Random(f"{seed}\x00{item.id}\x00{kind}")
             result = source if isinstance(source, str) else _transform(kind, source, rng, avoid, donors)
+            if isinstance(result, Candidate) and adds_unbound_variables(result, source):  # type: ignore[arg-type]
+                result = "free_variable"
             if isinstance(result, Candidate):
                 reason, ms = prove(result, timeout_ms)
                 if reason is None:
-                    variants.append(_variant(source, kind, result, seed, ms))  # type: ignore[arg-type]
+                    variants.append(_variant(source, kind, result, seed, ms, flags))  # type: ignore[arg-type]
                     for _, why in result.kept:
                         kept[why] = kept.get(why, 0) + 1
                     continue
@@ -152,7 +167,9 @@ def _generate(
     return VariantSet(kinds, seed, tuple(variants), len(sources), skipped, kept)
 
 
-def _merge(shares: Sequence[VariantSet], kinds: tuple[str, ...], seed: int | str | None) -> VariantSet:
+def _merge(
+    shares: Sequence[VariantSet], kinds: tuple[str, ...], seed: int | str | None, excluded: dict[str, int]
+) -> VariantSet:
     """One set from the workers' shares, variants in assessment order (by opaque id)."""
     skipped: dict[str, dict[str, int]] = {k: {} for k in kinds if k != ORIGINAL}
     kept: dict[str, int] = {}
@@ -164,7 +181,7 @@ def _merge(shares: Sequence[VariantSet], kinds: tuple[str, ...], seed: int | str
             kept[reason] = kept.get(reason, 0) + n
     variants = sorted((v for share in shares for v in share.variants), key=lambda v: v.item.id)
     sources = sum(share.sources for share in shares)
-    return VariantSet(kinds, seed, tuple(variants), sources, skipped, dict(sorted(kept.items())))
+    return VariantSet(kinds, seed, tuple(variants), sources, skipped, dict(sorted(kept.items())), excluded)
 
 
 def generate_variants(
@@ -175,27 +192,30 @@ def generate_variants(
     dataset: Sequence[FolioItem] | None = None,
     timeout_ms: int = PROVER_TIMEOUT_MS,
     jobs: int = 1,
+    exclude: Sequence[str] = (),
 ) -> VariantSet:
     """The proved variants of ``sources``, in assessment order.
 
     ``dataset`` (default: ``sources``) supplies the names a fresh name must avoid and the stories
     distractors come from. ``jobs > 1`` shares the sources among that many worker processes
     (spawned: a script calling this needs the ``if __name__ == "__main__"`` guard); the result is
-    the same for every ``jobs``.
+    the same for every ``jobs``. Sources carrying a flag in ``exclude`` (``repaired``,
+    ``ambiguous_parenthesis``, ``scope_choice``) are left out, originals included, and counted.
     """
     kinds = tuple(kinds)
     unknown = [k for k in kinds if k not in KINDS]
     if unknown or not kinds:
         raise ValueError(f"unknown variant kind(s) {unknown} (known: {', '.join(KINDS)})")
+    dataset = list(sources if dataset is None else dataset)
+    sources, excluded = exclude_flagged(sources, exclude)
     if kinds == (ORIGINAL,):
         variants = [Variant(item, item.id, ORIGINAL) for item in sources]
-        return VariantSet(kinds, seed, tuple(variants), len(sources))
-    dataset = list(sources if dataset is None else dataset)
+        return VariantSet(kinds, seed, tuple(variants), len(sources), excluded=excluded)
     jobs = max(1, min(jobs, len(sources)))
     if jobs == 1:
-        return _merge([_generate(sources, kinds, seed, dataset, timeout_ms)], kinds, seed)
+        return _merge([_generate(sources, kinds, seed, dataset, timeout_ms)], kinds, seed, excluded)
     shares = [list(sources[i::jobs]) for i in range(jobs)]
     context = multiprocessing.get_context("spawn")  # never fork a threaded server process
     with ProcessPoolExecutor(jobs, mp_context=context) as pool:
         futures = [pool.submit(_generate, share, kinds, seed, dataset, timeout_ms) for share in shares]
-        return _merge([f.result() for f in futures], kinds, seed)
+        return _merge([f.result() for f in futures], kinds, seed, excluded)

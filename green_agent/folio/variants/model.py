@@ -55,6 +55,9 @@ class Variant:
     """What the transform did (``None`` for originals)."""
     proof_ms: float | None = field(default=None, compare=False)
     """Time the prover took to re-derive the label (``None`` for originals); not part of equality."""
+    flags: tuple[str, ...] = ()
+    """Where the source's reading rests on a guess (``repaired``, ``ambiguous_parenthesis``,
+    ``scope_choice``: :mod:`green_agent.folio.variants.provenance`)."""
 
     @property
     def cluster(self) -> str:
@@ -79,6 +82,9 @@ class VariantSet:
     """Kind -> reason -> number of source items for which no variant of that kind is sent."""
     constants_kept: Mapping[str, int] = field(default_factory=dict)
     """Reason -> number of constants that sent renames left unrenamed (not found as a name in the text)."""
+    excluded: Mapping[str, int] = field(default_factory=dict)
+    """Flag -> source items left out because they carry it (``variants_exclude``), and
+    ``excluded_total``; empty when nothing was to be excluded."""
 
     @property
     def items(self) -> tuple[FolioItem, ...]:

@@ -28,6 +28,7 @@ from green_agent.logic import (
     Or,
     Problem,
     Xor,
+    has_unbound_variables,
     pretty,
 )
 from green_agent.logic.nodes import Term
@@ -181,21 +182,28 @@ def shuffle(source: Source, rng: random.Random) -> Candidate | str:
 
 
 def distractor(source: Source, donors: Iterable[Source], rng: random.Random) -> Candidate | str:
-    """Premises of another story whose vocabulary (words and FOL symbols) is disjoint, mixed in."""
+    """Premises of another story whose vocabulary (words and FOL symbols) is disjoint, mixed in.
+
+    Only premises whose FOL binds every variable are borrowed (``¬(y=x)`` with ``x`` unbound would
+    be sent as written); a story with none is passed over."""
     if not source.aligned:
         return "fol_not_one_per_premise"
     donor = next(
         (
             d
             for d in donors
-            if d.aligned and d.symbols.isdisjoint(source.symbols) and d.words.isdisjoint(source.words)
+            if d.aligned
+            and d.symbols.isdisjoint(source.symbols)
+            and d.words.isdisjoint(source.words)
+            and _bound_premises(d)
         ),
         None,
     )
     if donor is None:
         return "no_disjoint_story"
-    k = min(DISTRACTOR_PREMISES, len(donor.item.premises))
-    picked = sorted(rng.sample(range(len(donor.item.premises)), k))
+    bound = _bound_premises(donor)
+    k = min(DISTRACTOR_PREMISES, len(bound))
+    picked = sorted(rng.sample(bound, k))
     entries = list(
         zip(source.item.premises, source.item.premises_fol or (), source.problem.premises, strict=True)
     )
@@ -209,6 +217,11 @@ def distractor(source: Source, donors: Iterable[Source], rng: random.Random) -> 
         premises_fol=tuple(e[1] for e in entries),
         note=f"premises {','.join(str(i + 1) for i in picked)} of the story of item {donor.item.id}",
     )
+
+
+def _bound_premises(donor: Source) -> list[int]:
+    """Indices of the donor's premises whose FOL text leaves no variable unbound."""
+    return [i for i, text in enumerate(donor.item.premises_fol or ()) if not has_unbound_variables(text)]
 
 
 # --- negate -----------------------------------------------------------------------------------
