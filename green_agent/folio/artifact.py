@@ -20,6 +20,7 @@ from green_agent.core.scoring import summarize_items
 from green_agent.core.scoring.compare import compare
 from green_agent.folio.datasets.items import LABELS
 from green_agent.folio.engine import ItemOutcome
+from green_agent.folio.strata import ItemStrata, annotate_strata, strata_block
 from green_agent.folio.variant_scoring import annotate_items, robustness
 from green_agent.folio.variants import VariantSet
 
@@ -67,18 +68,22 @@ def participant_fields(
     variants: VariantSet | None = None,
     clusters: Mapping[str, str] | None = None,
     excluded: Mapping[str, int] | None = None,
+    strata: Mapping[str, ItemStrata] | None = None,
 ) -> dict[str, Any]:
     """The flat data part of one participant but its ``assessor`` and ``role`` (the unit runner puts
     them in front); ``resumed`` holds the ids taken from ``resumed_from``. ``clusters`` (item id ->
     story or source) gives each item its ``cluster``, which the clustered intervals group by. With
     ``variants``, items name their source and kind and a ``robustness`` block is added; ``excluded``
-    (flag -> source items left out by ``variants_exclude``) is reported as ``excluded_sources``."""
+    (flag -> source items left out by ``variants_exclude``) is reported as ``excluded_sources``; with
+    ``strata`` (source id -> difficulty), items name their stratum and a ``strata`` block is added."""
     items = [result_item(o, resumed=o.id in resumed) for o in outcomes]
     for item in items:
         if clusters is not None and item["id"] in clusters:
             item["cluster"] = clusters[item["id"]]
     if variants is not None:
         annotate_items(items, variants)
+    if strata is not None:
+        annotate_strata(items, strata)
     part: dict[str, Any] = dict(summarize_items(items, LABELS))
     part["time_used"] = round(time_used, 3)
     part["resumed_items"] = len(resumed)
@@ -93,6 +98,8 @@ def participant_fields(
         part["robustness"] = robustness(items, variants)
     if excluded is not None:
         part["excluded_sources"] = dict(excluded)
+    if strata is not None:
+        part["strata"] = strata_block(items)
     return part
 
 

@@ -37,6 +37,7 @@ from green_agent.folio.config import FolioConfig, parse_config
 from green_agent.folio.datasets.items import DatasetError, FolioItem
 from green_agent.folio.datasets.manifest import LoadedDataset, load_manifest, resolve_dataset
 from green_agent.folio.engine import ItemOutcome, ItemSender, select_items
+from green_agent.folio.strata import ItemStrata, dataset_strata
 from green_agent.folio.variants import ORIGINAL, VariantSet, generate_variants
 from green_agent.kit.client.messages import Transport
 
@@ -65,6 +66,8 @@ class FolioPlan:
     """Who asked (``AssessmentRequest.principal``): part of the journal key."""
     variants: VariantSet | None = None
     """What is sent (the originals or their variants), made by ``prepare`` when the run starts."""
+    strata: Mapping[str, ItemStrata] | None = None
+    """Source item id -> its difficulty stratum (``config.strata``), made by ``prepare``."""
 
 
 def _refuse_host_paths(dataset: str, data_dir: str | None) -> None:
@@ -133,7 +136,18 @@ class FolioAssessor(UnitPlugin[FolioPlan, FolioItem, ItemOutcome]):
         )
 
     async def prepare(self, plan: FolioPlan, progress: ProgressCallback) -> FolioPlan:
-        """The plan with the items to send: the originals, or (off the event loop) the proved variants."""
+        """The plan with the items to send (the originals, or the proved variants) and their difficulty
+        strata, both made off the event loop."""
+        plan = await self._prepare_variants(plan, progress)
+        if not plan.config.strata or not any(it.premises_fol for it in plan.items):
+            return plan
+        await progress(f"Placing {len(plan.items)} items in difficulty strata (cached per dataset)", {})
+        strata = await asyncio.to_thread(
+            dataset_strata, plan.items, plan.dataset.sha256, self.run_dir / "strata"
+        )
+        return replace(plan, strata=strata)
+
+    async def _prepare_variants(self, plan: FolioPlan, progress: ProgressCallback) -> FolioPlan:
         kinds, seed, exclude = plan.config.variants, plan.config.seed, plan.config.variants_exclude
         if kinds == (ORIGINAL,):
             originals = await asyncio.to_thread(

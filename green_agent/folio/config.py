@@ -81,6 +81,9 @@ class FolioConfig(ConfigModel):
     variants_exclude: Annotated[tuple[SourceFlag, ...], UNIQUE] = ()
     """Leave out every source item (original and variants) whose gold FOL carries one of these flags:
     it needed a lenient repair, an ambiguous parenthesis repair, or a quantifier-scope choice (docs/variants.md)."""
+    strata: bool = True
+    """Place each item with gold FOL in a prover-derived difficulty stratum (premises a proof needs) and
+    report accuracy per stratum (docs/report.md, Difficulty); cached per dataset hash."""
     data_dir: str | None = Field(None, min_length=1)
     """Root for manifest paths written '{data_dir}/...' (overrides $AGENTBEATS_DATA_DIR)."""
 

@@ -13,6 +13,7 @@ from green_agent.core.scoring.compare import compare
 from green_agent.core.scoring.metrics import NONE_COLUMN
 from green_agent.folio.datasets.items import LABELS
 from green_agent.folio.report_items import item_blocks
+from green_agent.folio.report_strata import difficulty
 
 OUTCOMES = (
     ("correct", "#2e7d32"),
@@ -243,6 +244,7 @@ def comparison(view: ResultView) -> list[Block]:
 SECTIONS: tuple[ReportSection, ...] = (
     MODELS_SECTION,
     ReportSection("per-label", "Accuracy per gold label", per_label),
+    ReportSection("difficulty", "Accuracy by prover-derived difficulty", difficulty),
     ReportSection("robustness", "Robustness to proved variants", robustness),
     ReportSection("confusion", "Confusion matrices", confusion),
     ReportSection("failures", "Outcomes and failures", failures),

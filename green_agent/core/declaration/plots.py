@@ -90,6 +90,27 @@ def grouped_bars(categories: Sequence[str], series: Sequence[Series], ylabel: st
         return _data_uri(fig)
 
 
+def lines(categories: Sequence[str], series: Sequence[Series], xlabel: str, ylabel: str) -> str | None:
+    """One line per series over ordered categories (0..1), with interval bands where given; a value
+    that is NaN (no items there) leaves a gap."""
+    if not categories or not series:
+        return None
+    with _rc():
+        fig = _new(figsize=(max(5.0, 1.0 * len(categories) + 2), 3.2))
+        ax = fig.add_subplot()
+        xs = list(range(len(categories)))
+        for s in series:
+            ax.plot(xs, list(s.values), marker="o", label=_t(s.name))
+            if s.intervals:
+                ax.fill_between(xs, [b[0] for b in s.intervals], [b[1] for b in s.intervals], alpha=0.15)
+        ax.set_xticks(xs, [_t(c) for c in categories])
+        ax.set_ylim(0, 1.05)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        return _data_uri(fig)
+
+
 def heatmaps(panels: Sequence[Matrix], *, xlabel: str, ylabel: str) -> str | None:
     """One annotated count heatmap per panel, in the row/column order given."""
     if not panels:

@@ -1,0 +1,113 @@
+"""Prover-derived difficulty strata on items whose minimal cores are worked out by hand.
+
+Checked by hand: with ``minimise_core`` returning the core unchanged,
+``test_a_redundant_core_is_minimised`` fails; with the cache never read, ``test_strata_are_cached
+_per_dataset_hash`` fails (the edited entry is recomputed).
+"""
+
+from __future__ import annotations
+
+import json
+
+from green_agent.folio.datasets.items import FolioItem
+from green_agent.folio.strata import VERSION, dataset_strata, item_strata, strata_block
+from green_agent.logic import parse_problem
+from green_agent.logic.strata import minimise_core, proof_strata, quantifier_depth
+
+FACTS = ("P(a)", "∀x (P(x) → Q(x))", "R(b)")
+
+
+def _item(item_id: str, premises_fol: tuple[str, ...], conclusion_fol: str, label: str) -> FolioItem:
+    return FolioItem(
+        item_id, tuple(f"p{i}" for i in range(len(premises_fol))), "c", label, premises_fol, conclusion_fol
+    )
+
+
+def test_two_premise_proofs_true_and_false() -> None:
+    # Q(a) needs P(a) and the rule; R(b) is irrelevant: core {0, 1}, depth 1
+    true = item_strata(_item("t", FACTS, "Q(a)", "True"))
+    assert (true.stratum, true.premises_needed, true.quantifier_depth, true.negated_conclusion) == (
+        "2",
+        2,
+        1,
+        False,
+    )
+    false = item_strata(_item("f", FACTS, "¬Q(a)", "False"))
+    assert (false.stratum, false.premises_needed, false.negated_conclusion) == ("2", 2, True)
+    assert proof_strata(parse_problem(FACTS, "Q(a)")).core == (0, 1)
+
+
+def test_a_redundant_core_is_minimised() -> None:
+    # premises 0+1 prove Q(a), and so does premise 2 alone: deleting 0 then 1 from {0,1,2} leaves {2}
+    problem = parse_problem(("P(a)", "P(a) → Q(a)", "Q(a)"), "Q(a)")
+    assert minimise_core(problem, "True", (0, 1, 2), 2000) == (2,)
+    assert minimise_core(problem, "True", (0, 1), 2000) == (0, 1)  # irreducible as it stands
+
+
+def test_nested_quantifiers_count_depth() -> None:
+    premises = ("∀x ∃y L(x, y)", "∀x ∀y (L(x, y) → K(x))", "∃z M(z)")
+    s = item_strata(_item("n", premises, "K(a)", "True"))
+    assert (s.premises_needed, s.quantifier_depth) == (2, 2)
+    assert quantifier_depth(parse_problem(premises, "K(a)").premises[0]) == 2
+
+
+def test_long_chain_is_the_hardest_stratum() -> None:
+    chain = ("P1(a)", *(f"P{k}(a) → P{k + 1}(a)" for k in range(1, 6)), "Z(b)")
+    s = item_strata(_item("c", chain, "P6(a)", "True"))
+    assert (s.stratum, s.premises_needed, s.quantifier_depth) == ("5+", 6, 0)
+
+
+def test_uncertain_unproved_and_no_fol() -> None:
+    assert item_strata(_item("u", ("P(a)",), "Q(a)", "Uncertain")).stratum == "uncertain"
+    unproved = item_strata(_item("w", ("P(a)",), "Q(a)", "True"))  # the FOL leaves it Uncertain
+    assert (unproved.stratum, unproved.premises_needed, unproved.verdict) == ("unproved", None, "Uncertain")
+    assert item_strata(FolioItem("x", ("p",), "c", "True")).stratum == "no_fol"
+
+
+def test_strata_are_cached_per_dataset_hash(tmp_path) -> None:
+    items = [_item("t", FACTS, "Q(a)", "True"), _item("u", ("P(a)",), "Q(a)", "Uncertain")]
+    first = dataset_strata(items, "a" * 64, tmp_path)
+    cache = tmp_path / f"strata-{'a' * 64}.json"
+    data = json.loads(cache.read_text())
+    assert data["version"] == VERSION and set(data["items"]) == {"t", "u"}
+    data["items"]["t"]["stratum"] = "edited"  # a read from the cache shows the edit
+    cache.write_text(json.dumps(data))
+    assert dataset_strata(items, "a" * 64, tmp_path)["t"].stratum == "edited"
+    assert dataset_strata(items, "b" * 64, tmp_path)["t"] == first["t"]  # another dataset: computed
+    data["version"] = VERSION + 1
+    cache.write_text(json.dumps(data))
+    assert dataset_strata(items, "a" * 64, tmp_path)["t"] == first["t"]  # another definition: recomputed
+
+
+def test_strata_block_counts_and_clusters() -> None:
+    items = [
+        {
+            "id": "1",
+            "gold": "True",
+            "predicted": "True",
+            "status": "ok",
+            "stratum": "2",
+            "cluster": "story:1",
+        },
+        {
+            "id": "2",
+            "gold": "True",
+            "predicted": "False",
+            "status": "ok",
+            "stratum": "2",
+            "cluster": "story:1",
+        },
+        {"id": "3", "gold": "Uncertain", "predicted": "Uncertain", "status": "ok", "stratum": "uncertain"},
+        {
+            "id": "4",
+            "gold": "True",
+            "predicted": None,
+            "status": "timeout",
+            "stratum": "5+",
+            "cluster": "story:2",
+        },
+    ]
+    block = strata_block(items)
+    assert list(block) == ["2", "5+", "uncertain"]
+    assert (block["2"]["total"], block["2"]["correct"], block["2"]["clusters"]) == (2, 1, 1)
+    assert (block["5+"]["accuracy"], block["uncertain"]["accuracy"]) == (0.0, 1.0)
