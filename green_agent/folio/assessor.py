@@ -226,6 +226,7 @@ class FolioAssessor(UnitPlugin[FolioPlan, FolioItem, ItemOutcome]):
             excluded=None
             if plan.variants is None or not plan.config.variants_exclude
             else plan.variants.excluded,
+            strata=plan.strata,
         )
 
     def summarise(

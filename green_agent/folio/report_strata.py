@@ -19,7 +19,9 @@ NOTE = (
 
 
 def _stats(part: Mapping[str, Any], stratum: str) -> Mapping[str, Any]:
-    return ((part.get("strata") or {}).get(stratum)) or {}
+    """The stratum's figures; none when no item of the participant falls in it."""
+    stats = ((part.get("strata") or {}).get(stratum)) or {}
+    return stats if stats.get("total") else {}
 
 
 def _cell(stats: Mapping[str, Any]) -> str:

@@ -1,7 +1,7 @@
 """Prover-derived difficulty strata of FOLIO items, cached per dataset hash (docs/report.md, Difficulty).
 
 An item's stratum comes from its gold FOL: when Z3 proves its gold label True or False, the number of
-premises a minimal unsat core keeps (``1`` … ``4``, ``5+``); gold Uncertain items are their own
+premises a minimal unsat core keeps (``1`` … ``3``, ``4+``); gold Uncertain items are their own
 stratum (``uncertain``: a countermodel search has no depth); a gold label the FOL does not prove is
 ``unproved`` (a prover could not say what the item needs); an item without usable FOL is ``no_fol``.
 Computing a dataset's strata takes seconds, so they are kept in ``<cache_dir>/strata-<sha256>.json``,
@@ -27,8 +27,8 @@ from green_agent.logic.strata import proof_strata
 
 VERSION = 1
 """Bumped whenever the strata's definition changes (older cache files are then ignored)."""
-DEEPEST = 5
-"""Premises-needed counts of this or more share the hardest proof stratum, ``5+``."""
+DEEPEST = 4
+"""Premises-needed counts of this or more share the hardest proof stratum, ``4+``."""
 PROOF_STRATA: tuple[str, ...] = (*(str(k) for k in range(1, DEEPEST)), f"{DEEPEST}+")
 """Strata of proved items, by premises needed, easiest first; the last is the hardest."""
 STRATA: tuple[str, ...] = (*PROOF_STRATA, "uncertain", "unproved", "no_fol")
@@ -144,22 +144,23 @@ def annotate_strata(items: Sequence[dict[str, Any]], strata: Mapping[str, ItemSt
 
 
 def strata_block(items: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per stratum present among ``items`` (in :data:`STRATA` order): total, correct, accuracy, its
-    item-level Wilson interval and the clustered one with ``clusters`` (docs/report.md)."""
-    groups: dict[str, list[int]] = {}
+    """Per stratum (every one of :data:`STRATA`, in order, with zeros where no item falls; a leaderboard
+    sums shards field by field): total, correct, accuracy, its item-level Wilson interval and the
+    clustered one with ``clusters`` (docs/report.md)."""
+    groups: dict[str, list[int]] = {s: [] for s in STRATA}
     for i, item in enumerate(items):
         if isinstance(item.get("stratum"), str):
             groups.setdefault(item["stratum"], []).append(i)
     block: dict[str, dict[str, Any]] = {}
-    for stratum in sorted(groups, key=lambda s: STRATA.index(s) if s in STRATA else len(STRATA)):
-        correct = [item_correct(items[i]) for i in groups[stratum]]
+    for stratum, members in groups.items():
+        correct = [item_correct(items[i]) for i in members]
         k, n = sum(correct), len(correct)
         lo, hi = wilson_interval(k, n)
-        clustered = clustered_interval(correct, [item_cluster(items[i], i) for i in groups[stratum]])
+        clustered = clustered_interval(correct, [item_cluster(items[i], i) for i in members])
         block[stratum] = {
             "total": n,
             "correct": k,
-            "accuracy": round(k / n, 6),
+            "accuracy": round(k / n, 6) if n else 0.0,
             "accuracy_ci95": [round(lo, 6), round(hi, 6)],
             "accuracy_ci95_clustered": [round(clustered.lo, 6), round(clustered.hi, 6)],
             "clusters": clustered.clusters,

@@ -10,6 +10,7 @@ from green_agent.core.scoring.compare import compare
 from green_agent.core.scoring.metrics import summarize_items
 from green_agent.core.scoring.repro import reproducibility_block
 from green_agent.folio.datasets.items import FolioItem
+from green_agent.folio.strata import PROOF_STRATA, strata_block
 from green_agent.folio.variant_scoring import annotate_items, robustness
 from green_agent.folio.variants import Variant, VariantSet
 from green_agent.logic.labels import LABELS
@@ -42,6 +43,7 @@ def make_items(
             "attempts": 1,
             "error": None,
             "kind": None,
+            "stratum": "uncertain" if gold == "Uncertain" else PROOF_STRATA[i % len(PROOF_STRATA)],
         }
         if roll < fail_rate:
             status = rng.choice(("timeout", "runtime_error", "runtime_error", "parse_error"))
@@ -83,6 +85,7 @@ def participant_part(role: str, items: list[dict[str, Any]], dataset: Mapping[st
         "assessor": "folio",
         "role": role,
         **summary,
+        "strata": strata_block(items),
         "time_used": round(time_used, 3),
         "dataset": dict(dataset),
         "items": items,

@@ -23,6 +23,13 @@ def _item(item_id: str, premises_fol: tuple[str, ...], conclusion_fol: str, labe
     )
 
 
+def test_four_premises_reach_the_hardest_stratum() -> None:
+    three = ("P1(a)", "P1(a) → P2(a)", "P2(a) → P3(a)", "Z(b)")
+    assert item_strata(_item("3", three, "P3(a)", "True")).stratum == "3"
+    four = (*three[:3], "P3(a) → P4(a)")
+    assert item_strata(_item("4", four, "P4(a)", "True")).stratum == "4+"
+
+
 def test_two_premise_proofs_true_and_false() -> None:
     # Q(a) needs P(a) and the rule; R(b) is irrelevant: core {0, 1}, depth 1
     true = item_strata(_item("t", FACTS, "Q(a)", "True"))
@@ -54,7 +61,7 @@ def test_nested_quantifiers_count_depth() -> None:
 def test_long_chain_is_the_hardest_stratum() -> None:
     chain = ("P1(a)", *(f"P{k}(a) → P{k + 1}(a)" for k in range(1, 6)), "Z(b)")
     s = item_strata(_item("c", chain, "P6(a)", "True"))
-    assert (s.stratum, s.premises_needed, s.quantifier_depth) == ("5+", 6, 0)
+    assert (s.stratum, s.premises_needed, s.quantifier_depth) == ("4+", 6, 0)
 
 
 def test_uncertain_unproved_and_no_fol() -> None:
@@ -103,11 +110,13 @@ def test_strata_block_counts_and_clusters() -> None:
             "gold": "True",
             "predicted": None,
             "status": "timeout",
-            "stratum": "5+",
+            "stratum": "4+",
             "cluster": "story:2",
         },
     ]
     block = strata_block(items)
-    assert list(block) == ["2", "5+", "uncertain"]
+    assert list(block) == ["1", "2", "3", "4+", "uncertain", "unproved", "no_fol"]  # every one, in order
+    assert block["1"] == {"total": 0, "correct": 0, "accuracy": 0.0, "accuracy_ci95": [0.0, 1.0],
+                          "accuracy_ci95_clustered": [0.0, 1.0], "clusters": 0}  # fmt: skip
     assert (block["2"]["total"], block["2"]["correct"], block["2"]["clusters"]) == (2, 1, 1)
-    assert (block["5+"]["accuracy"], block["uncertain"]["accuracy"]) == (0.0, 1.0)
+    assert (block["4+"]["accuracy"], block["uncertain"]["accuracy"]) == (0.0, 1.0)

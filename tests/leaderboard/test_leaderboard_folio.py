@@ -171,3 +171,29 @@ def test_robustness_ranks_variant_runs_only_summing_their_shards(
             assert row[f"{kind}_mcnemar_p"] == pytest.approx(drop["mcnemar_p"], rel=1e-9), kind
     cue = board[0]
     assert cue["original_pct"] >= 90 and cue["negate_drop_pts"] > 30 and cue["negate_mcnemar_p"] < 0.01
+
+
+def test_hardest_stratum_sums_shards_and_clusters_items_across_them(
+    outputs: dict[str, dict[str, Any]], folio_runs: dict[str, Any]
+) -> None:
+    """The hardest prover stratum (4+ premises) of a 3-shard run equals the unsharded run's block,
+    clustered interval included (stories split across shards are regrouped from the items)."""
+    board = rows(outputs["newest"], "Hardest stratum")
+    assert [r["hardest_pct"] for r in board] == sorted((r["hardest_pct"] for r in board), reverse=True)
+    for role in ("priced", "naive"):
+        row = next(r for r in board if r["id"] == IDS[role] and r["run"] == "sharded-run")
+        hardest = folio_runs["whole"][role]["strata"]["4+"]
+        assert (row["hardest_items"], row["hardest_clusters"], row["shards"]) == (
+            hardest["total"],
+            hardest["clusters"],
+            3,
+        )
+        assert row["hardest_pct"] == pytest.approx(100 * hardest["accuracy"], abs=0.051)
+        assert row["hardest_ci95_low"] == pytest.approx(
+            100 * hardest["accuracy_ci95_clustered"][0], abs=0.051
+        )
+        assert row["hardest_ci95_high"] == pytest.approx(
+            100 * hardest["accuracy_ci95_clustered"][1], abs=0.051
+        )
+    good = next(r for r in board if r["id"] == "id-good")
+    assert good["hardest_pct"] == 100.0 and board[0]["hardest_pct"] == 100.0

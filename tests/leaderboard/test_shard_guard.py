@@ -37,6 +37,7 @@ def _folio_shard(scale: int) -> dict[str, Any]:
         "runtime_error": 0,
         "parse_error": 0,
         "per_label": per_label,
+        "strata": {"4+": {"total": 4 * scale, "correct": scale}},
         "usage": {"cost_usd": 0.5 * scale, "prompt_tokens": 100 * scale, "completion_tokens": 10 * scale},
         "robustness": {
             "sources": 4 * scale,

@@ -17,6 +17,7 @@ from green_agent.report.load import ResultsError, prepare_report
 SECTIONS = (
     "summary",
     "per-label",
+    "difficulty",
     "confusion",
     "failures",
     "latency",
@@ -34,7 +35,9 @@ def test_html_and_markdown(tmp_path: Path, results_file: Path, capsys: pytest.Ca
     doc = html.read_text()
     for s in SECTIONS:
         assert f'<section id="{s}">' in doc
-    assert doc.count('src="data:image/svg+xml;base64,') == 4
+    assert (
+        doc.count('src="data:image/svg+xml;base64,') == 5
+    )  # per label, difficulty, outcomes, confusion, latency
     assert "http://" not in doc.replace("http://127.0.0.1", "") and "<script" not in doc
     assert "sk-secret" not in doc and "***" in doc
     text = md.read_text()
