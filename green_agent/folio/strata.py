@@ -22,6 +22,7 @@ from green_agent.core.scoring.cluster import clustered_interval
 from green_agent.core.scoring.metrics import item_cluster, item_correct
 from green_agent.core.scoring.stats import wilson_interval
 from green_agent.folio.datasets.items import FolioItem
+from green_agent.kit.cli_args import PROVER_TIMEOUT_MS
 from green_agent.logic import FolSyntaxError, parse_problem
 from green_agent.logic.strata import proof_strata
 
@@ -33,7 +34,8 @@ PROOF_STRATA: tuple[str, ...] = (*(str(k) for k in range(1, DEEPEST)), f"{DEEPES
 """Strata of proved items, by premises needed, easiest first; the last is the hardest."""
 STRATA: tuple[str, ...] = (*PROOF_STRATA, "uncertain", "unproved", "no_fol")
 """Every stratum, in report order."""
-TIMEOUT_MS = 5000
+TIMEOUT_MS = PROVER_TIMEOUT_MS
+"""Per Z3 query, as everywhere: a problem Z3 cannot settle within it is ``unproved``."""
 
 
 @dataclass(frozen=True)
@@ -53,8 +55,9 @@ class ItemStrata:
 
 
 def proof_stratum(premises_needed: int) -> str:
-    """The stratum of a proof that needs ``premises_needed`` premises."""
-    return f"{DEEPEST}+" if premises_needed >= DEEPEST else str(premises_needed)
+    """The stratum of a proof that needs ``premises_needed`` premises; a conclusion valid or
+    contradictory on its own (no premise needed, one train item) counts with the one-premise proofs."""
+    return f"{DEEPEST}+" if premises_needed >= DEEPEST else str(max(1, premises_needed))
 
 
 def item_strata(item: FolioItem, timeout_ms: int = TIMEOUT_MS) -> ItemStrata:

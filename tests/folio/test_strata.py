@@ -64,6 +64,11 @@ def test_long_chain_is_the_hardest_stratum() -> None:
     assert (s.stratum, s.premises_needed, s.quantifier_depth) == ("4+", 6, 0)
 
 
+def test_a_conclusion_true_on_its_own_counts_with_one_premise_proofs() -> None:
+    s = item_strata(_item("v", FACTS, "Q(a) ∨ ¬Q(a)", "True"))  # valid: the empty core proves it
+    assert (s.stratum, s.premises_needed, s.quantifier_depth) == ("1", 0, 0)
+
+
 def test_uncertain_unproved_and_no_fol() -> None:
     assert item_strata(_item("u", ("P(a)",), "Q(a)", "Uncertain")).stratum == "uncertain"
     unproved = item_strata(_item("w", ("P(a)",), "Q(a)", "True"))  # the FOL leaves it Uncertain
