@@ -137,11 +137,10 @@ class FolioAssessor(UnitPlugin[FolioPlan, FolioItem, ItemOutcome]):
 
     async def prepare(self, plan: FolioPlan, progress: ProgressCallback) -> FolioPlan:
         """The plan with the items to send (the originals, or the proved variants) and their difficulty
-        strata, both made off the event loop."""
+        strata, both made off the event loop (strata are cached per dataset: seconds once, then nothing)."""
         plan = await self._prepare_variants(plan, progress)
         if not plan.config.strata or not any(it.premises_fol for it in plan.items):
             return plan
-        await progress(f"Placing {len(plan.items)} items in difficulty strata (cached per dataset)", {})
         strata = await asyncio.to_thread(
             dataset_strata, plan.items, plan.dataset.sha256, self.run_dir / "strata"
         )
