@@ -110,8 +110,11 @@ def test_a_sharded_run_is_one_row_per_agent_recomputed_from_the_sums(
         whole = folio_runs["whole"][role]  # the same 48 instances, assessed in one go
         assert (row["items"], row["shards"]) == (NUM_INSTANCES, 3)
         assert row["score"] == pytest.approx(whole["score"], abs=0.005)
-        assert row["ci95_low"] == pytest.approx(100 * whole["accuracy_ci95"][0], abs=0.051)
-        assert row["ci95_high"] == pytest.approx(100 * whole["accuracy_ci95"][1], abs=0.051)
+        # clustered by default (issue #32): stories split across shards are regrouped from the items
+        assert row["clusters"] == whole["clusters"]
+        assert row["ci95_low"] == pytest.approx(100 * whole["accuracy_ci95_clustered"][0], abs=0.051)
+        assert row["ci95_high"] == pytest.approx(100 * whole["accuracy_ci95_clustered"][1], abs=0.051)
+        assert row["design_effect"] == pytest.approx(whole["design_effect"], abs=0.0011)
         assert row["coverage_pct"] == pytest.approx(100 * whole["coverage"], abs=0.051)
     scores = [r["score"] for r in overall]
     assert scores == sorted(scores, reverse=True) and overall[0]["id"] == "id-good"
