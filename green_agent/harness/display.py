@@ -25,7 +25,7 @@ PLAIN_INTERVAL_S = 10.0
 """Without a terminal, print a progress line at most this often."""
 PAIRS_SHOWN = 5
 """Pairwise comparisons printed at most (the most significant ones)."""
-_PAIR_LINE = re.compile(r"^- .+ vs .+: difference .*\(McNemar p [^)]*\)$")
+_PAIR_LINE = re.compile(r"^- .+ vs .+: difference .*\((?:clustered )?McNemar p [^)]*\)$")
 """A summary line of one pairwise comparison (replaced by the compact table)."""
 
 
@@ -147,7 +147,11 @@ def print_results(console: Console, summary: str, results: Sequence[Mapping[str,
 
 
 def _p_of(pair: Any) -> float:
-    p: Any = pair.get("mcnemar_p") if isinstance(pair, Mapping) else None
+    if not isinstance(pair, Mapping):
+        return 1.0
+    p: Any = pair.get(
+        "mcnemar_p_clustered", pair.get("mcnemar_p")
+    )  # the cluster-aware test when there is one
     return float(p) if _is_num(p) else 1.0
 
 
@@ -156,13 +160,16 @@ def pair_lines(pairs: Sequence[Any], shown: int = PAIRS_SHOWN) -> list[str]:
     ordered = sorted((p for p in pairs if isinstance(p, Mapping)), key=_p_of)
     if not ordered:
         return []
-    lines = ["Pairwise (exact McNemar on shared items; * p < 0.05), most significant first:"]
+    lines = [
+        "Pairwise (McNemar on shared items, clustered when items have clusters; * p < 0.05), most significant first:"
+    ]
     for pair in ordered[:shown]:
         diff: Any = pair.get("diff")
         delta = f"{100 * diff:+.1f} points" if _is_num(diff) else "n/a"
         mark = " *" if _p_of(pair) < 0.05 else ""
+        clusters = f" / {pair['clusters']} clusters" if "clusters" in pair else ""
         lines.append(
-            f"  {pair.get('a')} vs {pair.get('b')}: {delta} over {pair.get('n')} items, "
+            f"  {pair.get('a')} vs {pair.get('b')}: {delta} over {pair.get('n')} items{clusters}, "
             f"p {_p_of(pair):.3g}{mark}"
         )
     if len(ordered) > shown:
