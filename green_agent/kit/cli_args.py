@@ -55,28 +55,24 @@ def port(text: str) -> int:
     return value
 
 
-def positive_seconds(text: str) -> float:
-    """argparse type: a finite number of seconds > 0."""
-    what = "a positive number of seconds (must be > 0)"
+def _finite(text: str, what: str, minimum: float, *, inclusive: bool) -> float:
     try:
         value = float(text)
     except ValueError:
         raise _bad(what, text) from None
-    if not (math.isfinite(value) and value > 0):
+    if not (math.isfinite(value) and (value >= minimum if inclusive else value > minimum)):
         raise _bad(what, text)
     return value
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a finite number of seconds > 0."""
+    return _finite(text, "a positive number of seconds (must be > 0)", 0.0, inclusive=False)
 
 
 def non_negative_number(text: str) -> float:
     """argparse type: a finite number >= 0 (a sampling temperature, a cool-down that may be 0)."""
-    what = "a non-negative number"
-    try:
-        value = float(text)
-    except ValueError:
-        raise _bad(what, text) from None
-    if not (math.isfinite(value) and value >= 0):
-        raise _bad(what, text)
-    return value
+    return _finite(text, "a non-negative number", 0.0, inclusive=True)
 
 
 class ArgumentParser(argparse.ArgumentParser):
