@@ -111,3 +111,13 @@ def test_dockerignore_keeps_local_state_out() -> None:
             copied.update(args.split()[:-1])
     assert copied <= allowed, f"COPY sources missing from .dockerignore's allow list: {copied - allowed}"
     assert not {".venv", "runs", ".git", "tests"} & allowed
+
+
+@pytest.mark.parametrize("path", DOCKERFILES, ids=lambda p: p.name)
+def test_paths_named_in_comments_exist(path: Path) -> None:
+    """A comment that sends a reader to a manifest must name a file that exists (they once named
+    `amber/green.json5`; the files are `*.amber-manifest.json5`). Fails with the old names restored."""
+    named = re.findall(r"scenarios/[\w./-]+\.json5", path.read_text())
+    assert named, f"{path.name} names no Amber manifest"
+    missing = [name for name in named if not (REPO / name).is_file()]
+    assert not missing, f"{path.name} names files that do not exist: {missing}"

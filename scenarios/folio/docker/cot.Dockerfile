@@ -5,7 +5,7 @@
 # Runs as uid 10001 in a root-owned /app; the only place it writes is /tmp. Its HOME is root-owned and
 # user site-packages are off (PYTHONNOUSERSITE=1, python -s): nothing it can write is ever imported.
 # The health check fetches the agent card on $AGENT_PORT, which is also the default --port.
-# Amber runs the image with the full command from scenarios/folio/amber/cot.json5.
+# Amber runs the image with the full command from scenarios/folio/amber/cot.amber-manifest.json5.
 FROM python:3.11.16-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

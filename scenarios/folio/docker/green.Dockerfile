@@ -6,7 +6,7 @@
 # (/var/lib/agentified/runs: the journals that let a repeated assessment resume). Its HOME is root-owned
 # and user site-packages are off (PYTHONNOUSERSITE=1, python -s): nothing it can write is ever imported.
 # The health check fetches the agent card on $AGENT_PORT, which is also the default --port.
-# Amber runs the image with the full command from scenarios/folio/amber/green.json5.
+# Amber runs the image with the full command from scenarios/folio/amber/green.amber-manifest.json5.
 FROM python:3.11.16-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
