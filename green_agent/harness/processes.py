@@ -148,7 +148,7 @@ class Supervisor:
         log_path = self.log_dir / (re.sub(r"[^A-Za-z0-9_.-]", "_", spec.role) + ".log")
         log = open(log_path, "wb")  # noqa: SIM115 - closed in AgentProcess.close
         harness = os.getpid()
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", HARNESS_ENV: str(harness)}
+        env = {**os.environ, **spec.env, "PYTHONUNBUFFERED": "1", HARNESS_ENV: str(harness)}
         argv = resolve_argv(spec.argv)
         try:
             popen = subprocess.Popen(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+import os
+import re
 import shlex
 import sys
 from collections.abc import Mapping
@@ -26,8 +28,10 @@ LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0", "::"})
 """Hosts whose ports the harness checks before starting an agent's ``cmd``."""
 
 _TOP_KEYS = {"green_agent", "participants", "config"}
-_GREEN_KEYS = {"endpoint", "cmd", "agentbeats_id"}
-_PARTICIPANT_KEYS = {"role", "endpoint", "cmd", "agentbeats_id"}
+_GREEN_KEYS = {"endpoint", "cmd", "agentbeats_id", "env"}
+_PARTICIPANT_KEYS = {"role", "name", "endpoint", "cmd", "agentbeats_id", "env"}
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ENV_REFERENCE = re.compile(r"\$\{([^}]*)\}")
 
 
 class ScenarioError(ValueError):
@@ -46,6 +50,8 @@ class AgentSpec:
     """The ``cmd`` split into arguments, or ``None`` when the agent runs elsewhere."""
     agentbeats_id: str | None = None
     """AgentBeats registry id, copied into the results file (``None`` for local runs)."""
+    env: Mapping[str, str] = field(default_factory=dict)
+    """Extra environment for ``cmd``, ``${VAR}`` references already filled from the harness's own."""
 
     @property
     def host(self) -> str:
@@ -143,23 +149,72 @@ def _argv(where: str, value: Any) -> tuple[str, ...]:
     return argv
 
 
-def _agent(where: str, table: Any, allowed: set[str], role: str | None) -> AgentSpec:
+def _env(where: str, value: Any, environ: Mapping[str, str] | None) -> dict[str, str]:
+    """The template's ``env`` table; ``${VAR}`` is filled from ``environ``, as the template's workflow
+    fills it from repository secrets, so a key is named in the file and never written there. With no
+    ``environ`` (an agent the harness does not start) references are checked but left unfilled."""
+    if not isinstance(value, dict):
+        raise ScenarioError(f"{where}: expected a table, got {_type_name(value)}")
+    env: dict[str, str] = {}
+    for key, raw in value.items():
+        if not _ENV_NAME.fullmatch(key):
+            raise ScenarioError(f"{where}: {key!r} is not an environment variable name")
+        text = _string(f"{where}.{key}", raw, empty_ok=True)
+
+        def fill(match: re.Match[str], key: str = key) -> str:
+            name = match.group(1)
+            if not _ENV_NAME.fullmatch(name):
+                raise ScenarioError(f"{where}.{key}: ${{{name}}} is not a variable reference")
+            if environ is None:
+                return match.group(0)
+            if name not in environ:
+                raise ScenarioError(f"{where}.{key}: ${{{name}}} is not set in the environment")
+            return environ[name]
+
+        env[key] = _ENV_REFERENCE.sub(fill, text)
+    return env
+
+
+def _role(where: str, table: Mapping[str, Any]) -> str:
+    """``role`` (the tutorial's key) or ``name`` (the leaderboard template's, which its workflow uses
+    as the role); when both are given they must agree, so one file never means two things."""
+    if "role" not in table and "name" not in table:
+        raise ScenarioError(f"{where}: missing required key 'role' (or the template's 'name')")
+    key = "role" if "role" in table else "name"
+    role = _string(f"{where}.{key}", table[key])
+    if "role" in table and "name" in table and _string(f"{where}.name", table["name"]) != role:
+        raise ScenarioError(
+            f"{where}.name: {table['name']!r} differs from role {role!r}; they name the same seat"
+        )
+    if role != role.strip() or any(c.isspace() for c in role):
+        raise ScenarioError(f"{where}.{key}: must not contain whitespace (it is the role), got {role!r}")
+    return role
+
+
+def _agent(
+    where: str, table: Any, allowed: set[str], role: str | None, environ: Mapping[str, str]
+) -> AgentSpec:
     if not isinstance(table, dict):
         raise ScenarioError(f"{where}: expected a table, got {_type_name(table)}")
-    required = {"endpoint"} | ({"role"} if role is None else set())
-    _check_keys(where, table, allowed, required)
+    _check_keys(where, table, allowed, set())
+    if "endpoint" not in table:
+        raise ScenarioError(
+            f"{where}: missing required key 'endpoint' (an AgentBeats id alone names an image the platform "
+            "runs; to run locally add endpoint, and cmd to start it)"
+        )
     if role is None:
-        role = _string(f"{where}.role", table["role"])
-        if role != role.strip() or any(c.isspace() for c in role):
-            raise ScenarioError(f"{where}.role: must not contain whitespace, got {role!r}")
+        role = _role(where, table)
     abid = table.get("agentbeats_id")
     if abid is not None:
         abid = _string(f"{where}.agentbeats_id", abid, empty_ok=True).strip() or None
+    argv = _argv(f"{where}.cmd", table["cmd"]) if "cmd" in table else None
+    env = _env(f"{where}.env", table.get("env", {}), environ if argv is not None else None)
     return AgentSpec(
         role=role,
         endpoint=_endpoint(f"{where}.endpoint", table["endpoint"]),
-        argv=_argv(f"{where}.cmd", table["cmd"]) if "cmd" in table else None,
+        argv=argv,
         agentbeats_id=abid,
+        env=env if argv is not None else {},
     )
 
 
@@ -177,9 +232,10 @@ def _json_value(where: str, value: Any) -> Any:
 
 
 def parse_scenario(data: Mapping[str, Any], path: Path) -> Scenario:
-    """Validate a parsed TOML document."""
+    """Validate a parsed TOML document; this process's environment fills ``env`` references."""
+    environ = os.environ
     _check_keys("scenario", data, _TOP_KEYS, {"green_agent", "participants"})
-    green = _agent("green_agent", data["green_agent"], _GREEN_KEYS, role="green_agent")
+    green = _agent("green_agent", data["green_agent"], _GREEN_KEYS, role="green_agent", environ=environ)
     raw = data["participants"]
     if not isinstance(raw, list) or not all(isinstance(t, dict) for t in raw):
         raise ScenarioError("participants: expected one or more [[participants]] tables")
@@ -187,7 +243,7 @@ def parse_scenario(data: Mapping[str, Any], path: Path) -> Scenario:
         raise ScenarioError("participants: at least one [[participants]] table is required")
     participants: list[AgentSpec] = []
     for i, table in enumerate(raw):
-        spec = _agent(f"participants[{i}]", table, _PARTICIPANT_KEYS, role=None)
+        spec = _agent(f"participants[{i}]", table, _PARTICIPANT_KEYS, role=None, environ=environ)
         if any(p.role == spec.role for p in participants):
             raise ScenarioError(f"participants[{i}].role: duplicate role {spec.role!r}")
         participants.append(spec)
