@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from green_agent.harness.exits import ExitedParticipant, explain_exits
+from green_agent.harness.leaderboard import add_leaderboard_parser, run_leaderboard
 from green_agent.harness.output import OutputError, unwritable_output, write_html, write_results
 from green_agent.harness.preload import AGENT_CLIENT, HTML_REPORT, Preload
 from green_agent.harness.scenario import Scenario, ScenarioError, load_scenario
@@ -71,7 +72,7 @@ def _error(message: str, details: list[str] | None = None) -> None:
 def _report_cli(argv: list[str]) -> Any:
     """``green_agent.report.cli`` when it exists and the command line may need it (imported lazily)."""
     command = next((a for a in argv if not a.startswith("-")), None)
-    if command == "run" or importlib.util.find_spec("green_agent.report.cli") is None:
+    if command in ("run", "leaderboard") or importlib.util.find_spec("green_agent.report.cli") is None:
         return None
     try:
         module = importlib.import_module("green_agent.report.cli")
@@ -112,6 +113,7 @@ def build_parser(report_module: Any = None) -> argparse.ArgumentParser:
     )
     if report_module is not None:
         report_module.add_report_parser(sub)
+    add_leaderboard_parser(sub)
     return parser
 
 
@@ -125,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser(report_module).parse_args(argv)
         if args.command == "run":
             return run_command(args)
+        if args.command == "leaderboard":
+            return run_leaderboard(args, _error)
         return int(report_module.run_report(args))
     except KeyboardInterrupt as exc:  # stopped before or after a run (run_command handles its own)
         print(f"{PROG}: interrupted", file=sys.stderr)

@@ -1,32 +1,22 @@
 """Run a leaderboard.json's queries with whatever DuckDB this interpreter has; print JSON.
 
-``python query_runner.py LEADERBOARD.json`` in a folder holding ``results/``. Standalone on
-purpose (only duckdb and the standard library): it runs in the DuckDB 1.1 venv too. Output:
-``{"version": ..., "queries": {name: {"columns": [...], "rows": [[...], ...]}}}``.
+``python query_runner.py LEADERBOARD.json`` in a folder holding ``results/``. It runs the very code of
+``agentbeats leaderboard`` (green_agent/harness/leaderboard_queries.py), loaded by path because the
+DuckDB 1.1 venv has only duckdb: ``{"version": ..., "queries": {name: {"columns", "rows"}}}``.
 """
 
 from __future__ import annotations
 
-import json
+import importlib.util
 import sys
+from pathlib import Path
 
-import duckdb
-
-
-def main(path: str) -> int:
-    with open(path, encoding="utf-8") as fh:
-        queries = json.load(fh)
-    out = {}
-    for query in queries:
-        try:
-            relation = duckdb.sql(query["query"])
-            out[query["name"]] = {"columns": relation.columns, "rows": [list(r) for r in relation.fetchall()]}
-        except duckdb.Error as exc:
-            print(f"query {query['name']!r} failed on DuckDB {duckdb.__version__}: {exc}", file=sys.stderr)
-            return 1
-    json.dump({"version": duckdb.__version__, "queries": out}, sys.stdout)
-    return 0
-
+MODULE = Path(__file__).resolve().parents[2] / "green_agent" / "harness" / "leaderboard_queries.py"
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    spec = importlib.util.spec_from_file_location("leaderboard_queries", MODULE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
+    spec.loader.exec_module(module)
+    sys.exit(module.main([sys.argv[1], "results"]))

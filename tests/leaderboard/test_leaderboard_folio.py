@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from green_agent.folio.datasets.manifest import resolve_dataset
 from green_agent.folio.variants import KINDS
+from green_agent.harness.leaderboard import render_html
+from green_agent.harness.leaderboard_queries import Table
 from tests.leaderboard.conftest import REPO, assess, rows, run_queries, workflow_merge, write_results
 from tests.support.participants import answers_for, running_participant
 from tests.support.surface_cue import surface_cue_participant
+from tests.support.timing import scaled
 
 LEADERBOARD = REPO / "scenarios" / "folio" / "leaderboard.json"
 GOLD_ITEMS = resolve_dataset("folio-sample").items
@@ -118,6 +124,43 @@ def test_a_sharded_run_is_one_row_per_agent_recomputed_from_the_sums(
         assert row["coverage_pct"] == pytest.approx(100 * whole["coverage"], abs=0.051)
     scores = [r["score"] for r in overall]
     assert scores == sorted(scores, reverse=True) and overall[0]["id"] == "id-good"
+
+
+def test_best_run_per_agent_is_its_top_overall_row(outputs: dict[str, dict[str, Any]]) -> None:
+    """One row per agent and dataset: the run the overall ranking puts first for it (highest score,
+    then the tighter interval), with how many runs it has; the sharded run counts as one."""
+    overall = rows(outputs["newest"], "Overall ranking")
+    best = rows(outputs["newest"], "Best run per agent")
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in overall:  # already best first
+        groups.setdefault((row["id"], row["dataset"]), []).append(row)
+    assert len(best) == len(groups) == 4
+    for row in best:
+        runs = groups[(row["id"], row["dataset"])]
+        assert {k: v for k, v in row.items() if k != "runs"} == runs[0]
+        assert row["runs"] == len(runs)
+    assert {r["id"]: r["runs"] for r in best} == {"id-good": 1, "id-priced": 2, "id-naive": 2, "id-cue": 1}
+
+
+def test_the_leaderboard_command_shows_what_the_leaderboard_ranks(
+    outputs: dict[str, dict[str, Any]], folio_runs: dict[str, Any], tmp_path: Path
+) -> None:
+    """`agentbeats leaderboard RESULTS_DIR --html OUT` picks the FOLIO queries from the results' assessor
+    and writes the same tables as the leaderboard's runner gives, sharded run included; a local run's
+    id-less role gets a note."""
+    page = tmp_path / "board.html"
+    results = folio_runs["folder"] / "results"
+    done = subprocess.run(
+        [sys.executable, "-m", "green_agent.harness", "leaderboard", str(results), "--html", str(page)],
+        capture_output=True,
+        text=True,
+        timeout=scaled(120),
+    )
+    assert done.returncode == 0, done.stderr
+    expected = [Table(name, q["columns"], q["rows"]) for name, q in outputs["newest"]["queries"].items()]
+    assert page.read_text() == render_html(expected, results)
+    assert "Best run per agent" in done.stdout and "id-priced" in done.stdout
+    assert "note: local-run.json: good has no AgentBeats id" in done.stdout
 
 
 def test_per_label_sums_the_shards(outputs: dict[str, dict[str, Any]], folio_runs: dict[str, Any]) -> None:
