@@ -4,6 +4,7 @@ model unless LLM_MODEL overrides it."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ def _started(monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...]) -> dict[str
         return seen["settings"]
 
     monkeypatch.setattr(server, "settings_from_args", capture)
-    monkeypatch.setattr(server, "import_litellm_when_serving", lambda host, port: None)
+    monkeypatch.setattr(server, "start_litellm_import", threading.Event)
     monkeypatch.setattr(server, "missing_credentials", lambda settings: None)  # no keys here
     monkeypatch.setattr(server, "serve", lambda app, **kw: seen.update(app=app, **kw))
     module = __import__(f"{argv[2]}.__main__", fromlist=["main"])

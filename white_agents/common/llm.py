@@ -54,6 +54,11 @@ class ConfigError(ValueError):
     """The LLM settings are unusable (no model configured, bad value)."""
 
 
+CARD_WAIT_S = 20.0
+"""Default ``--card-wait``, from process start: inside the 30 s the AgentBeats gateway and the harness
+give every card (:mod:`white_agents.common.startup`)."""
+
+
 def add_llm_args(parser: argparse.ArgumentParser) -> None:
     """The LLM flags shared by every LLM agent CLI."""
     g = parser.add_argument_group("LLM")
@@ -118,6 +123,14 @@ def add_llm_args(parser: argparse.ArgumentParser) -> None:
         "--check-endpoint",
         action="store_true",
         help="at start-up, send one tiny completion and exit 2 with the reason if the endpoint fails",
+    )
+    g.add_argument(
+        "--card-wait",
+        type=cli_args.non_negative_number,
+        default=CARD_WAIT_S,
+        metavar="S",
+        help="seconds after start until which the agent card answers 503 while litellm imports, so no task "
+        "waits for the import; 0 serves it at once (default: %(default)g)",
     )
 
 

@@ -17,7 +17,12 @@ from green_agent.llm.keys import key_problem
 from white_agents.common.executor import FolioAgent, FolioAgentExecutor
 from white_agents.common.llm import ConfigError, LLMSettings, add_llm_args, settings_from_args
 from white_agents.common.runtime import llm_extension
-from white_agents.common.startup import endpoint_problem, import_litellm_when_serving, quiet_library_logs
+from white_agents.common.startup import (
+    card_after_import,
+    endpoint_problem,
+    quiet_library_logs,
+    start_litellm_import,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +55,8 @@ def run_llm_agent(
     add_args: Callable[[argparse.ArgumentParser], None] | None = None,
     make_app: Callable[[argparse.Namespace, LLMSettings, str], ASGIApp],
 ) -> int:
-    """Parse flags, check the LLM settings (exit 2 with one line if unusable), serve; litellm is
-    imported in the background once the card is being served (:mod:`white_agents.common.startup`)."""
+    """Parse flags, check the LLM settings (exit 2 with one line if unusable), serve; the card waits
+    for litellm's import, within ``--card-wait`` (:mod:`white_agents.common.startup`)."""
     parser = cli_args.ArgumentParser(prog=prog, description=description)
     add_server_args(parser, default_port=default_port)
     add_llm_args(parser)
@@ -69,7 +74,8 @@ def run_llm_agent(
 
 def serve_llm_app(prog: str, app: ASGIApp, args: argparse.Namespace, settings: LLMSettings) -> int:
     """Check the key (and, with ``--check-endpoint``, the endpoint: exit 2 with one line), quiet
-    library logs, serve the card at once and import litellm in the background."""
+    library logs, import litellm from now on and serve, the card once the import is done (or
+    ``--card-wait`` seconds have passed)."""
     problem = missing_credentials(settings)
     if problem is None and args.check_endpoint and not settings.replay_dir:
         problem = asyncio.run(endpoint_problem(settings))
@@ -77,7 +83,12 @@ def serve_llm_app(prog: str, app: ASGIApp, args: argparse.Namespace, settings: L
         print(f"{prog}: error: {problem}", file=sys.stderr)
         return 2
     quiet_library_logs(args.log_level)
-    import_litellm_when_serving(args.host, args.port)  # the card is served first, whatever this costs
+    imported = start_litellm_import()  # before the server starts: its start-up overlaps the import
     log.info("%s serving on %s:%d with model %s", prog, args.host, args.port, settings.model)
-    serve(app, host=args.host, port=args.port, log_level=args.log_level)
+    serve(
+        card_after_import(app, imported, args.card_wait),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+    )
     return 0
