@@ -50,8 +50,9 @@ class AgentSpec:
     """The ``cmd`` split into arguments, or ``None`` when the agent runs elsewhere."""
     agentbeats_id: str | None = None
     """AgentBeats registry id, copied into the results file (``None`` for local runs)."""
-    env: Mapping[str, str] = field(default_factory=dict)
-    """Extra environment for ``cmd``, ``${VAR}`` references already filled from the harness's own."""
+    env: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """Extra environment for ``cmd``, ``${VAR}`` references already filled from the harness's own (kept
+    out of ``repr``: the values are often keys)."""
 
     @property
     def host(self) -> str:

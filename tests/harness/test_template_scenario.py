@@ -45,6 +45,7 @@ def test_template_keys_are_accepted_and_env_is_filled_from_the_environment(
     (solver,) = scenario.participants
     assert solver.role == "solver"  # the template's workflow uses `name` as the role
     assert solver.env == {"OPENAI_API_KEY": "sk-test", "MODE": "plain-sk-test-x"}
+    assert "sk-test" not in repr(solver)  # a spec in a log line never carries the key
     assert scenario.green.env == {}
     assert scenario.request() == {
         "participants": {"solver": "http://127.0.0.1:9019"},
