@@ -9,7 +9,8 @@ refused: we only ever ask for ``gzip, deflate`` (see :data:`ACCEPT_ENCODING`).
 
 Two costs of httpx's defaults that grow with the number of calls and connections are cut here:
 each transport loaded the CA bundle into a fresh SSL context (~0.2 s of CPU per client; one
-context now serves the process), and before every request the connection pool asks each idle
+context now serves the process, built only once an ``https://`` participant is called, in a worker
+thread: :class:`SchemeTransport`), and before every request the connection pool asks each idle
 connection whether its socket is readable, which anyio answers by building a dict of socket
 attributes with a ``getpeername`` system call each time (per request, per pooled connection);
 the socket is now looked up once per connection. The pool's own bookkeeping pass, quadratic in
@@ -241,3 +242,42 @@ class BoundedTransport(httpx.AsyncHTTPTransport):
             response.headers.pop("content-length", None)
         response.stream = _BoundedStream(response.stream, byte_budget.get(), encoding)  # type: ignore[arg-type]
         return response
+
+
+def _plain_context() -> ssl.SSLContext:
+    """A verifying context with no CA loaded (instant to build): the ``http://`` pool never starts
+    TLS, and should it ever, every certificate fails verification rather than passing unchecked."""
+    return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+
+
+class SchemeTransport(httpx.AsyncBaseTransport):
+    """``http://`` and ``https://`` on separate :class:`BoundedTransport` pools.
+
+    The verifying SSL context (the CA bundle, slow to load) is built only when the first ``https://``
+    request comes, and in a worker thread so the event loop keeps serving: an assessment of
+    ``http://`` participants never loads it. Takes :class:`BoundedTransport`'s keyword arguments.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._kwargs = kwargs
+        self._plain = BoundedTransport(verify=_plain_context(), **kwargs)
+        self._tls: BoundedTransport | None = None
+        self._tls_lock = asyncio.Lock()
+
+    async def _tls_transport(self) -> BoundedTransport:
+        async with self._tls_lock:
+            if self._tls is None:
+                trust_env = bool(self._kwargs.get("trust_env", True))
+                context = await asyncio.to_thread(shared_ssl_context, trust_env)
+                self._tls = BoundedTransport(verify=context, **self._kwargs)
+            return self._tls
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.scheme == "https":
+            return await (await self._tls_transport()).handle_async_request(request)
+        return await self._plain.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._plain.aclose()
+        if self._tls is not None:
+            await self._tls.aclose()

@@ -22,8 +22,8 @@ from google.protobuf.json_format import MessageToDict
 
 from green_agent.kit.causes import cause_chain
 from green_agent.kit.client.bounded_http import (
-    BoundedTransport,
     ResponseTooLarge,
+    SchemeTransport,
     UnsupportedEncoding,
     byte_budget,
 )
@@ -56,7 +56,7 @@ def _http_client(auth: httpx.Auth | None = None) -> httpx.AsyncClient:
     limits = httpx.Limits(max_connections=256, max_keepalive_connections=256)
     return httpx.AsyncClient(
         auth=auth,
-        transport=BoundedTransport(limits=limits),
+        transport=SchemeTransport(limits=limits),
         timeout=httpx.Timeout(connect=10.0, read=None, write=30.0, pool=None),
         limits=limits,
         cookies=_NoCookies(),
