@@ -68,7 +68,7 @@ typecheck: install
 	$(BIN)/mypy
 
 bench: install
-	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	$(BIN)/python benchmarks/run_all.py
 
 # Regenerate the hash-locked requirements after changing dependencies in pyproject.toml:
 # requirements.lock (development and CI) holds every Python we support (3.10 and later: where a

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import httpx
 import psutil
+from goals import exit_status, goal
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -189,26 +190,22 @@ def main() -> int:
     )
     print(f"    raw a2a-sdk round trips: {raw:.2f} s ({args.items / raw:.0f}/s)")
     print(f"    assessment:              {took:.2f} s ({args.items / took:.0f}/s)")
-    print(f"    throughput ratio assessment/raw = {ratio:.2f} (goal >= 0.8) {_verdict(ratio >= 0.8)}")
+    goal("(a) throughput ratio assessment/raw >= 0.8", f"{ratio:.2f}", ratio >= 0.8, kind="wall")
     print(f"    green-agent CPU per item: {1000 * min(cpus):.1f} ms (assessment incl. A2A client)")
-    print(
-        f"(b) {args.slow_items} items x 0.5 s at concurrency 32: {slow_took:.2f} s, ideal {ideal:.2f} s,"
-        f" ratio {slow_took / ideal:.3f} (goal <= 1.15) {_verdict(slow_took / ideal <= 1.15)}"
+    print(f"(b) {args.slow_items} items x 0.5 s at concurrency 32: {slow_took:.2f} s, ideal {ideal:.2f} s")
+    goal(
+        "(b) slow participant: took/ideal <= 1.15",
+        f"{slow_took / ideal:.3f}",
+        slow_took / ideal <= 1.15,
+        kind="wall",
     )
     print(
         f"    raw a2a-sdk calls, same participant and concurrency: {slow_raw:.2f} s (ratio {slow_raw / ideal:.3f})"
     )
     peak_mb = peak / 2**20
-    print(
-        f"(c) green-agent peak RSS over the 1,000-item runs: {peak_mb:.0f} MB"
-        f" (at start {rss_before / 2**20:.0f} MB; goal <= 200 MB) {_verdict(peak_mb <= 200)}"
-    )
-    met = ratio >= 0.8 and slow_took / ideal <= 1.15 and peak_mb <= 200
-    return 0 if met else 1
-
-
-def _verdict(ok: bool) -> str:
-    return "OK" if ok else "MISSED"
+    figure = f"{peak_mb:.0f} MB (at start {rss_before / 2**20:.0f} MB)"
+    goal("(c) green-agent peak RSS over the 1,000-item runs <= 200 MB", figure, peak_mb <= 200, kind="memory")
+    return exit_status()
 
 
 def _peak_rss_bytes() -> int:

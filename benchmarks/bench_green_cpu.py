@@ -26,8 +26,8 @@ the ratio of the two medians is printed too, and the middle half of the rounds' 
 quartiles), so that a median near its target reads as such. Even so a single series of 9 rounds at
 concurrency 8 landed between 1.11 and 1.24 on an unchanged tree, hence 15 rounds by default; the
 rounds' middle half spans about ±5% even at 30 rounds. ``bench_instructions`` gives the count that
-does not move. Wall times are printed with the load average. Exits non-zero only when a run fails (a
-server does not start, a client errors, an item goes unanswered).
+does not move. Wall times are printed with the load average. Exits non-zero when a run fails (a
+server does not start, a client errors, an item goes unanswered) or a CPU ratio misses its target.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from green_agent.kit.process import apply_process_defaults  # noqa: E402
 apply_process_defaults()  # as our entry points do, before anything below imports a2a-sdk
 
 from bench_assessment import write_items  # noqa: E402
+from goals import exit_status, goal  # noqa: E402
 
 from green_agent.kit.client.messages import OutboundMessage  # noqa: E402
 from green_agent.kit.client.transport import A2ATransport  # noqa: E402
@@ -240,18 +241,17 @@ def verdict(per_item: dict[int, dict[str, list[float]]], levels: list[int]) -> i
         ratios = [g / r for g, r in zip(per_item[c]["green_cpu"], per_item[c]["raw_cpu"], strict=True)]
         low_q, ratio, high_q = statistics.quantiles(ratios, n=4)
         target = RATIO_TARGET if c == 8 else FLAT_TARGET
-        met = "target met" if ratio <= target else "target missed"
-        print(
-            f"green/raw CPU per item at concurrency {c}: {ratio:.2f}, median of the rounds' ratios "
-            f"(target ≤ {target}: {met}); middle half of the rounds {low_q:.2f}–{high_q:.2f}; "
-            f"ratio of the medians {green[c] / raw[c]:.2f}"
+        figure = (
+            f"{ratio:.2f} (median of the rounds' ratios; middle half {low_q:.2f}–{high_q:.2f}; "
+            f"ratio of the medians {green[c] / raw[c]:.2f})"
         )
+        goal(f"green/raw CPU per item at concurrency {c} <= {target}", figure, ratio <= target, kind="cpu")
     print(
         f"growth of CPU per item, concurrency {low} → {high}: green {green[high] / green[low]:.2f}x, "
         f"raw {raw[high] / raw[low]:.2f}x; load {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
-    print("bench_green_cpu: ok (every run answered every item)")
-    return 0
+    print("bench_green_cpu: every run answered every item")
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ Both run a2a-sdk configured alike (see ``bench_green_cpu``: the green agent's pr
 reach every process started here). It prints instructions per item and their ratio. The green-agent *server* is not counted here:
 under valgrind it runs ~15 times slower, so its once-a-second work (progress, heartbeat, the
 journal's batch window) would be counted many times over; ``bench_green_cpu`` measures it.
-Needs valgrind (exit 2 without it); exits non-zero when a run fails.
+Goal (judged): the engine executes no more instructions per item than the raw client (it ran ~4% fewer).
+Needs valgrind (exit 2 without it); exits non-zero when a run fails or the goal is missed.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ apply_process_defaults()  # as our entry points do, before anything below import
 
 from bench_assessment import write_items  # noqa: E402
 from bench_green_cpu import CLIENT, SERVER, wait_up  # noqa: E402
+from goals import exit_status, goal  # noqa: E402
 
 from tests.support.servers import free_port  # noqa: E402
 
@@ -134,8 +136,14 @@ def main() -> int:
         f"instructions per item at concurrency {args.concurrency} ({args.items} items): raw a2a-sdk "
         f"client {raw / 1e3:,.0f}K, green engine {engine / 1e3:,.0f}K, ratio {engine / raw:.3f}"
     )
-    print("bench_instructions: ok (both runs answered every item)")
-    return 0
+    print("bench_instructions: both runs answered every item")
+    goal(
+        "green engine instructions per item <= the raw client's",
+        f"ratio {engine / raw:.3f}",
+        engine <= raw,
+        kind="instructions",
+    )
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@ requests, responsiveness during the bombs, open file descriptors under the globa
 
 Run: ``python benchmarks/bench_public_server.py``. The green agent is a real subprocess
 (``python -m green_agent``, default limits); hostile participants run in this process. Its RSS and
-file descriptors are sampled every 20 ms through psutil. Exits 1 when a goal is missed:
+file descriptors are sampled every 20 ms through psutil. Goals (``goals.py``: the RSS and card-time goals
+are shown; bomb outcomes, 413s and the descriptor bound are checks, exit 1 when one fails):
 
 * peak RSS during an assessment of 8 gzip bombs (300 MB each once decoded) stays within
   baseline + 200 MB, every bomb item ends ``response_too_large``, and the agent's card is served
@@ -30,6 +31,7 @@ from green_agent.kit.process import apply_process_defaults  # noqa: E402
 
 apply_process_defaults()  # as our entry points do, before anything below imports a2a-sdk
 
+from goals import check, exit_status, goal  # noqa: E402
 from process_peaks import Sampler  # noqa: E402
 
 from green_agent.kit.client.messages import TransportError  # noqa: E402
@@ -135,22 +137,20 @@ def main() -> int:
             f"30 requests at concurrency 512: peak {fds} fds; {completed} completed, {busy} refused as busy"
         )
 
-    failures = []
-    if peak - baseline > 200 * MB:
-        failures.append("RSS during the bombs grew by more than 200 MB")
-    if kinds != {("runtime_error", "response_too_large")}:
-        failures.append(f"bomb outcomes {kinds}")
-    if worst_card_s > 2.0:
-        failures.append(f"a card fetch took {worst_card_s:.1f} s during the bombs")
-    if any(s not in (413, -1) for s in statuses):
-        failures.append(f"oversized requests answered {statuses}")
-    if after_big - baseline > 50 * MB:
-        failures.append("RSS after the oversized requests is more than 50 MB over baseline")
-    if fds > 400:
-        failures.append(f"{fds} file descriptors under the default limits")
-    for failure in failures:
-        print(f"FAIL: {failure}")
-    return 1 if failures else 0
+    grew, after = (peak - baseline) / MB, (after_big - baseline) / MB
+    goal("RSS during the bombs <= baseline + 200 MB", f"+{grew:.0f} MB", grew <= 200, kind="memory")
+    check(
+        "every bomb item ends response_too_large",
+        kinds == {("runtime_error", "response_too_large")},
+        f"{sorted(kinds)}",
+    )
+    goal("card served within 2 s during the bombs", f"{worst_card_s:.2f} s", worst_card_s <= 2.0, kind="wall")
+    check("oversized requests refused with 413", all(s in (413, -1) for s in statuses), f"{statuses}")
+    goal(
+        "RSS after the oversized requests <= baseline + 50 MB", f"+{after:.0f} MB", after <= 50, kind="memory"
+    )
+    check("at most 400 file descriptors at concurrency 512", fds <= 400, f"{fds} fds")
+    return exit_status()
 
 
 if __name__ == "__main__":

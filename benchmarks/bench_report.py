@@ -10,9 +10,12 @@ import argparse
 import contextlib
 import io
 import json
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+from goals import check, exit_status, goal
 
 from green_agent.folio.synthetic import make_results
 from green_agent.report.cli import run_report
@@ -20,9 +23,10 @@ from green_agent.report.cli import run_report
 AGENTS = {"cot": ("uuid-cot", 0.72), "autoformalizer": ("uuid-af", 0.64), "reference": ("uuid-ref", 0.97)}
 
 
-def main() -> None:
+def main() -> int:
     for with_comparison in (False, True):
         bench(with_comparison)
+    return exit_status()
 
 
 def bench(with_comparison: bool) -> None:
@@ -36,14 +40,14 @@ def bench(with_comparison: bool) -> None:
         with contextlib.redirect_stdout(io.StringIO()):
             rc = run_report(args)
         wall = time.perf_counter() - start
-        assert rc == 0
+        check("agentbeats report exits 0", rc == 0, f"exit {rc}")
         print(f"results file: {results.stat().st_size / 1e6:.2f} MB (1000 items x 3 participants)")
         how = "comparison part present" if with_comparison else "comparison recomputed"
-        print(f"agentbeats report (terminal + Markdown + HTML, {how}): {wall:.2f} s wall (goal <= 3 s)")
-        print(
-            f"HTML size: {html.stat().st_size / 1e6:.2f} MB (goal <= 2 MB); Markdown {md.stat().st_size / 1e3:.0f} kB"
-        )
+        goal(f"report ({how}) <= 3 s", f"{wall:.2f} s", wall <= 3, kind="wall")
+        size = html.stat().st_size / 1e6
+        goal(f"HTML ({how}) <= 2 MB", f"{size:.2f} MB", size <= 2, kind="size")
+        print(f"Markdown {md.stat().st_size / 1e3:.0f} kB")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
