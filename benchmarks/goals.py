@@ -61,8 +61,7 @@ def goal(name: str, figure: str, met: bool, *, kind: Kind) -> bool:
     record = Goal(bench, name, kind, figure, bool(met), machine_load() if kind == "wall" else "")
     _recorded.append(record)
     beside = f" ({record.load})" if record.load else ""
-    shown = "" if record.judged else " [shown, not judged]"
-    print(f"goal [{kind}] {name}: {figure} -> {record.verdict}{beside}{shown}", flush=True)
+    print(f"goal [{kind}] {name}: {figure} -> {record.verdict}{beside}", flush=True)
     target = os.environ.get(GOALS_ENV)
     if target:
         with open(target, "a", encoding="utf-8") as fh:
