@@ -101,6 +101,13 @@ FLAG_CASES = [
     (LLM_AGENT, "white_agents.cot", "--max-tokens", "0", "a positive integer"),
     (LLM_AGENT, "white_agents.cot", "--breaker-cooldown", "-5", "a non-negative number"),
     (
+        ["green_agent.folio", "clean", "data.csv", "--out", "out"],
+        "folio clean",
+        "--llm-timeout",
+        "-1",
+        "a positive number of seconds (must be > 0)",
+    ),
+    (
         ["white_agents.autoformalizer.sandbox", "program.py"],
         "python -m white_agents.autoformalizer.sandbox",
         "--timeout",

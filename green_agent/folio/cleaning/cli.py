@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from green_agent.kit.cli_args import PROVER_TIMEOUT_MS, non_negative_int, positive_int
+from green_agent.kit.cli_args import PROVER_TIMEOUT_MS, non_negative_int, positive_int, positive_seconds
 
 if TYPE_CHECKING:  # the stages are imported by the commands that run them (fast --help)
     from green_agent.folio.cleaning.pipeline import CleanSettings
@@ -72,7 +72,9 @@ def _add_clean(subparsers: Any) -> None:
     p.add_argument(
         "--llm-retries", type=non_negative_int, default=2, help="retries after HTTP errors (default: 2)"
     )
-    p.add_argument("--llm-timeout", type=float, default=120.0, help="seconds per LLM request (default: 120)")
+    p.add_argument(
+        "--llm-timeout", type=positive_seconds, default=120.0, help="seconds per LLM request (default: 120)"
+    )
     p.add_argument(
         "--label-changes",
         default="review",
