@@ -67,9 +67,9 @@ def run_report(args: argparse.Namespace) -> int:
 
             args.markdown.write_text(render_markdown(report), encoding="utf-8")
         if args.html:
-            from green_agent.report.html import render_html
+            from green_agent.report.html import write_html
 
-            args.html.write_text(render_html(report), encoding="utf-8")
+            write_html(report, args.html)
     except OSError as e:
         return _fail(f"cannot write report: {e}")
     if not getattr(args, "quiet", False):

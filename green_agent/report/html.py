@@ -1,14 +1,18 @@
-"""Self-contained HTML report: inline CSS and figures, no scripts, no network (enforced by a CSP).
+"""Self-contained HTML report: inline CSS and figures, no network (enforced by a CSP).
 
 The page is the summary table of the declared metrics, then each section the assessor's
 declaration lists, then the reproducibility block; every string is escaped by the template.
+A report has no script unless a table is longer than :data:`~green_agent.report.paging.PAGED_ABOVE`
+rows: then the one inline pager script, allowed by its hash in the CSP, pages it (paging.py).
+The document is produced in pieces (:func:`html_pieces`) and written as it is produced.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -19,6 +23,7 @@ import jinja2
 from green_agent.core.declaration.blocks import Block, Cell, Figure, Table, Text, shown_in
 from green_agent.core.scoring.repro import package_version
 from green_agent.report.load import ReportData, prepare_report
+from green_agent.report.paging import PAGE_ROWS, PAGED_ABOVE, PAGER_JS, payload_pieces, row_json, script_hash
 from green_agent.report.summary import summary_table
 
 TEMPLATE = "report.html.j2"
@@ -47,6 +52,44 @@ def _cells(table: Table) -> Table:
     return Table(table.columns, rows, table.numeric, table.caption, tags, table.filters, table.views)
 
 
+def _filter_css(table: Table, key: str, css: list[str]) -> None:
+    for j, f in enumerate(table.filters, 1):
+        if f.tag:
+            css.append(
+                f"#f-{key}-{j}:checked ~ .scroll tbody tr:not(.{_css_name(f.tag)}) {{ display: none; }}"
+            )
+
+
+def _paged(table: Table, key: str) -> dict[str, Any]:
+    """A long table: its first page as HTML, every row (one pass over them) as the pager's payload."""
+    tags = table.row_tags or itertools.repeat((), len(table.rows))
+    pairs = zip(table.rows, tags, strict=True)
+    first = list(itertools.islice(pairs, PAGE_ROWS))
+    page = Table(
+        table.columns,
+        [r for r, _ in first],
+        table.numeric,
+        table.caption,
+        [t for _, t in first],
+        table.filters,
+    )
+    rows = (row_json(r, [_css_name(t) for t in tags]) for r, tags in itertools.chain(first, pairs))
+    meta = {
+        "page": PAGE_ROWS,
+        "numeric": sorted(table.numeric),
+        "filters": [_css_name(f.tag) if f.tag else "" for f in table.filters],
+    }
+    return {
+        "kind": "paged",
+        "block": _cells(page),
+        "key": key,
+        "total": len(table.rows),
+        "shown": len(first),
+        "meta": json.dumps(meta),
+        "payload": payload_pieces(rows),
+    }
+
+
 def _wrap(blocks: list[Block], key: str, css: list[str]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for i, b in enumerate(blocks, 1):
@@ -58,12 +101,11 @@ def _wrap(blocks: list[Block], key: str, css: list[str]) -> list[dict[str, Any]]
                 out.append({"kind": kind, "block": {"uri": uri, "alt": b.alt}, "key": bkey})
             continue
         if isinstance(b, Table):
+            _filter_css(b, bkey, css)
+            if len(b.rows) > PAGED_ABOVE:
+                out.append(_paged(b, bkey))
+                continue
             b = _cells(b)
-            for j, f in enumerate(b.filters, 1):
-                if f.tag:
-                    css.append(
-                        f"#f-{bkey}-{j}:checked ~ .scroll tbody tr:not(.{_css_name(f.tag)}) {{ display: none; }}"
-                    )
         out.append({"kind": kind, "block": b, "key": bkey})
     return out
 
@@ -89,21 +131,22 @@ def _dataset(report: ReportData) -> Mapping[str, Any] | None:
     return next((p["dataset"] for p in report.participants if isinstance(p.get("dataset"), Mapping)), None)
 
 
-def render_html(report: ReportData) -> str:
-    """The whole report as one HTML document."""
+def html_pieces(report: ReportData) -> Iterator[str]:
+    """The whole report as one HTML document, in pieces (a long table's rows are never one string)."""
     decl = report.declaration
     dataset = _dataset(report)
     css: list[str] = []
-    sections = []
+    sections: list[dict[str, Any]] = []
     for section in decl.sections:
         blocks = shown_in("html", report.section_blocks(section))
         if blocks:
             key = _css_name(section.id)
             sections.append({"id": key, "title": section.title, "blocks": _wrap(blocks, key, css)})
+    paged = any(b["kind"] == "paged" for s in sections for b in s["blocks"])
     title = f"{decl.title} assessment report" + (
         f" — {dataset.get('name')}" if dataset and dataset.get("name") else ""
     )
-    return _template().render(
+    return _template().generate(
         title=title,
         assessor=decl.assessor or "unknown",
         version=package_version() or "unknown",
@@ -117,7 +160,21 @@ def render_html(report: ReportData) -> str:
         sections=sections,
         filter_css=css,
         repro=_repro_rows(report.reproducibility),
+        script_src=f"; script-src {script_hash()}" if paged else "",
+        pager_js=PAGER_JS if paged else "",
     )
+
+
+def render_html(report: ReportData) -> str:
+    """The whole report as one HTML document."""
+    return "".join(html_pieces(report))
+
+
+def write_html(report: ReportData, path: Path) -> None:
+    """Write the report to ``path`` piece by piece."""
+    with Path(path).open("w", encoding="utf-8") as out:
+        for piece in html_pieces(report):
+            out.write(piece)
 
 
 def write_html_report(results: Mapping[str, Any], path: Path) -> None:
@@ -125,4 +182,4 @@ def write_html_report(results: Mapping[str, Any], path: Path) -> None:
 
     Raises :class:`~green_agent.report.load.ResultsError` if ``results`` is malformed.
     """
-    Path(path).write_text(render_html(prepare_report(results)), encoding="utf-8")
+    write_html(prepare_report(results), path)
