@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from green_agent.core.declaration import ResultView
@@ -52,36 +53,64 @@ def _texts(items: Sequence[Mapping[str, Any] | None]) -> tuple[list[str], str | 
     return [], None
 
 
+class _Texts:
+    """The dataset's texts, loaded at most once and only when an item's own are missing."""
+
+    def __init__(self, participants: Sequence[Mapping[str, Any]]) -> None:
+        self._participants = participants
+        self._texts: dict[str, tuple[list[str], str]] | None = None
+
+    def get(self, item_id: str) -> tuple[list[str], str | None]:
+        if self._texts is None:
+            self._texts = dataset_texts(self._participants)
+        return self._texts.get(item_id, ([], None))
+
+
+def _row(item_id: str, items: list[Mapping[str, Any] | None], texts: _Texts) -> dict[str, Any]:
+    seen = [it for it in items if it is not None]
+    premises, conclusion = _texts(items)
+    if not premises and conclusion is None:
+        premises, conclusion = texts.get(item_id)
+    return {
+        "id": item_id,
+        "gold": seen[0].get("gold"),
+        "premises": premises,
+        "conclusion": conclusion,
+        "items": items,
+        "disagree": len({it.get("predicted") for it in seen if it.get("status") == "ok"}) > 1,
+        "any_wrong": any(not item_correct(it) for it in seen),
+    }
+
+
+def iter_item_rows(
+    participants: Sequence[Mapping[str, Any]], texts: _Texts | None = None
+) -> Iterator[dict[str, Any]]:
+    """The rows of :func:`item_rows` one at a time. The first participant's items are read in one
+    pass and never held (a long run's stay in the file: green_agent/report/stream.py), one row per
+    item; the other participants' are looked up by id, and their ids the first did not see follow."""
+    if not participants:
+        return
+    texts = texts or _Texts(participants)
+    others = [{str(it.get("id")): it for it in p.get("items") or ()} for p in participants[1:]]
+    done: set[str] = set()
+    for it in participants[0].get("items") or ():
+        item_id = str(it.get("id"))
+        if others:
+            done.add(item_id)
+        yield _row(item_id, [it, *(lookup.get(item_id) for lookup in others)], texts)
+    for lookup in others:
+        for item_id in lookup:
+            if item_id not in done:
+                done.add(item_id)
+                yield _row(item_id, [None, *(o.get(item_id) for o in others)], texts)
+
+
 def item_rows(participants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Rows in first-seen order: ``id, gold, premises, conclusion, items`` (one per participant or
+    """Rows in first-seen order (the first participant's items in its order): ``id, gold, premises, conclusion, items`` (one per participant or
     None when it did not see the item) and flags ``disagree`` (participants answered with different
     labels; two failures of different kinds, or a failure next to an answer, are not a disagreement)
     and ``any_wrong``."""
-    by_role = [{str(it.get("id")): it for it in p.get("items") or ()} for p in participants]
-    order: dict[str, None] = {}
-    for lookup in by_role:
-        order.update(dict.fromkeys(lookup))
-    texts: dict[str, tuple[list[str], str]] | None = None
-    rows = []
-    for item_id in order:
-        items = [lookup.get(item_id) for lookup in by_role]
-        seen = [it for it in items if it is not None]
-        premises, conclusion = _texts(items)
-        if not premises and conclusion is None:
-            texts = dataset_texts(participants) if texts is None else texts
-            premises, conclusion = texts.get(item_id, ([], None))
-        rows.append(
-            {
-                "id": item_id,
-                "gold": seen[0].get("gold"),
-                "premises": premises,
-                "conclusion": conclusion,
-                "items": items,
-                "disagree": len({it.get("predicted") for it in seen if it.get("status") == "ok"}) > 1,
-                "any_wrong": any(not item_correct(it) for it in seen),
-            }
-        )
-    return rows
+    return list(iter_item_rows(participants))
 
 
 def _answer_cell(item: Mapping[str, Any] | None) -> Cell:
@@ -103,24 +132,63 @@ def _problem_cell(row: Mapping[str, Any]) -> Cell:
     return Cell(summary, details=lines + ((f"Conclusion: {conclusion}",) if conclusion else ()))
 
 
+class _Lazy(Sequence[Any]):
+    """A table's rows (or row tags) made from the item rows on each pass, never all held at once;
+    indexing is a scan (the renderers only iterate)."""
+
+    def __init__(
+        self, rows: Callable[[], Iterator[dict[str, Any]]], make: Callable[[dict[str, Any]], Any], n: int
+    ):
+        self._rows, self._make, self._n = rows, make, n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(self._make, self._rows())
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return list(self)[index]
+        i = index + self._n if index < 0 else index
+        if not 0 <= i < self._n:
+            raise IndexError("row index out of range")
+        return next(itertools.islice(self, i, None))
+
+
+def _cells(r: dict[str, Any]) -> list[Cell | str]:
+    return [Cell(r["id"]), _problem_cell(r), str(r["gold"]), *map(_answer_cell, r["items"])]
+
+
+def _tags(r: dict[str, Any]) -> list[str]:
+    return [t for t, on in (("disagree", r["disagree"]), ("anywrong", r["any_wrong"])) if on]
+
+
 def item_blocks(view: ResultView) -> list[Block]:
-    """The filterable item table (HTML) and the first disagreements (Markdown)."""
+    """The filterable item table (HTML) and the first disagreements (Markdown).
+
+    The rows are counted in one pass and made again on each pass the renderers take, so a run of
+    100,000 items never has 100,000 rows of cells in memory.
+    """
     parts = view.participants
-    rows = item_rows(parts)
+    texts = _Texts(parts)
+
+    def rows() -> Iterator[dict[str, Any]]:
+        return iter_item_rows(parts, texts)
+
+    n_rows = n_disagree = n_wrong = 0
+    for r in rows():
+        n_rows += 1
+        n_disagree += r["disagree"]
+        n_wrong += r["any_wrong"]
     roles = [str(p["role"]) for p in parts]
-    n_disagree = sum(r["disagree"] for r in rows)
-    n_wrong = sum(r["any_wrong"] for r in rows)
     disagree_first = len(parts) > 1 and n_disagree > 0
     table = Table(
         columns=["id", "problem", "gold", *roles],
-        rows=[
-            [Cell(r["id"]), _problem_cell(r), str(r["gold"]), *map(_answer_cell, r["items"])] for r in rows
-        ],
-        row_tags=[
-            [t for t, on in (("disagree", r["disagree"]), ("anywrong", r["any_wrong"])) if on] for r in rows
-        ],
+        rows=_Lazy(rows, _cells, n_rows),
+        row_tags=_Lazy(rows, _tags, n_rows),
         filters=[
-            Filter("", f"all ({len(rows)})", default=not disagree_first),
+            Filter("", f"all ({n_rows})", default=not disagree_first),
             Filter("disagree", f"disagreements between agents ({n_disagree})", default=disagree_first),
             Filter("anywrong", f"some agent wrong or failed ({n_wrong})"),
         ],
@@ -128,7 +196,7 @@ def item_blocks(view: ResultView) -> list[Block]:
     )
     blocks: list[Block] = [table]
     if len(parts) > 1:
-        shown = [r for r in rows if r["disagree"]][:MAX_MARKDOWN_ROWS]
+        shown = list(itertools.islice((r for r in rows() if r["disagree"]), MAX_MARKDOWN_ROWS))
         caption = f"Disagreements ({n_disagree})" + (
             f", the first {MAX_MARKDOWN_ROWS} (all in the HTML report)"
             if n_disagree > MAX_MARKDOWN_ROWS

@@ -16,6 +16,7 @@ from green_agent.core.declaration import Metric, ReportSection, ResultDeclaratio
 from green_agent.core.registry import declaration_for
 from green_agent.core.resume import resume_notices
 from green_agent.core.scoring.compare import is_participant_part
+from green_agent.report.stream import STREAM_ABOVE_BYTES, ItemsOnDisk, NotStreamable, read_streamed
 
 GENERIC = ResultDeclaration(
     assessor="",
@@ -82,7 +83,19 @@ class ReportData:
 
 
 def read_results(path: Path) -> dict[str, Any]:
-    """Parse a results file; every problem becomes a one-line :class:`ResultsError`."""
+    """Parse a results file; every problem becomes a one-line :class:`ResultsError`.
+
+    A large file is streamed: its long item arrays stay on disk (:mod:`green_agent.report.stream`).
+    """
+    try:
+        if Path(path).stat().st_size > STREAM_ABOVE_BYTES:
+            return read_streamed(Path(path))
+    except NotStreamable:
+        pass  # read whole below: json.loads words the error
+    except FileNotFoundError:
+        raise ResultsError(f"{path}: no such file") from None
+    except OSError as e:
+        raise ResultsError(f"{path}: cannot read ({e.__class__.__name__}: {e})") from None
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -103,6 +116,8 @@ def _check_part(i: int, part: Any) -> dict[str, Any]:
         raise ResultsError(f"results[{i}]: expected an object, got {type(part).__name__}")
     for key in ("items", "episodes"):
         rows = part.get(key, [])
+        if isinstance(rows, ItemsOnDisk):
+            continue  # every element was checked to be an object while the file was read
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             raise ResultsError(f"results[{i}].{key}: expected a list of objects")
     return part
