@@ -82,21 +82,36 @@ def _row(item_id: str, items: list[Mapping[str, Any] | None], texts: _Texts) -> 
     }
 
 
+def aligned(participants: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether every participant lists the same item ids in the same order (the usual case: one
+    dataset, one order), checked in one lockstep pass that holds nothing."""
+    streams = [iter(p.get("items") or ()) for p in participants]
+    for items in itertools.zip_longest(*streams):
+        if any(it is None for it in items) or len({str(it.get("id")) for it in items}) > 1:
+            return False
+    return True
+
+
 def iter_item_rows(
-    participants: Sequence[Mapping[str, Any]], texts: _Texts | None = None
+    participants: Sequence[Mapping[str, Any]], texts: _Texts | None = None, lockstep: bool | None = None
 ) -> Iterator[dict[str, Any]]:
-    """The rows of :func:`item_rows` one at a time. The first participant's items are read in one
-    pass and never held (a long run's stay in the file: green_agent/report/stream.py), one row per
-    item; the other participants' are looked up by id, and their ids the first did not see follow."""
+    """The rows of :func:`item_rows` one at a time, one per item of the first participant, then the
+    other participants' ids it did not see. Items are read in one pass and never held (a long run's
+    stay in the file: green_agent/report/stream.py): in lockstep when every participant lists the
+    same ids in the same order (:func:`aligned`), else the others' are looked up by id."""
     if not participants:
         return
     texts = texts or _Texts(participants)
+    if lockstep if lockstep is not None else aligned(participants):
+        streams = [p.get("items") or () for p in participants]
+        for items in zip(*streams, strict=True):
+            yield _row(str(items[0].get("id")), list(items), texts)
+        return
     others = [{str(it.get("id")): it for it in p.get("items") or ()} for p in participants[1:]]
     done: set[str] = set()
     for it in participants[0].get("items") or ():
         item_id = str(it.get("id"))
-        if others:
-            done.add(item_id)
+        done.add(item_id)
         yield _row(item_id, [it, *(lookup.get(item_id) for lookup in others)], texts)
     for lookup in others:
         for item_id in lookup:
@@ -172,9 +187,10 @@ def item_blocks(view: ResultView) -> list[Block]:
     """
     parts = view.participants
     texts = _Texts(parts)
+    lockstep = aligned(parts) if len(parts) > 1 else True
 
     def rows() -> Iterator[dict[str, Any]]:
-        return iter_item_rows(parts, texts)
+        return iter_item_rows(parts, texts, lockstep)
 
     n_rows = n_disagree = n_wrong = 0
     for r in rows():

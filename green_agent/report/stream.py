@@ -75,6 +75,8 @@ class _Reader:
 
     def peek(self) -> str:
         """The next non-blank character ('' at the end), not consumed."""
+        if self.pos < len(self.buf) and self.buf[self.pos] not in " \t\n\r":
+            return self.buf[self.pos]  # the usual case, without the regex
         while True:
             end = _WS.match(self.buf, self.pos)
             self.pos = end.end() if end else self.pos

@@ -122,3 +122,24 @@ def test_a_streamed_file_gives_the_same_report(tmp_path: Path, monkeypatch: pyte
     assert all(isinstance(p["items"], ItemsOnDisk) for p in streamed.participants)
     assert render_markdown(streamed) == render_markdown(whole)
     assert render_html(streamed) == render_html(whole)
+
+
+def test_item_rows_in_lockstep_equal_rows_looked_up_by_id() -> None:
+    """Participants listing the same ids in the same order are read in lockstep (nothing held); the
+    rows are those of the lookup by id. With ``aligned`` always True, the misaligned case below
+    pairs items of different ids (or stops at the shorter list) and fails."""
+    from green_agent.folio.report_items import aligned, iter_item_rows
+
+    parts = make_results(AGENTS, n=30, seed=4)["results"][:2]
+    assert aligned(parts)
+    assert list(iter_item_rows(parts, lockstep=True)) == list(iter_item_rows(parts, lockstep=False))
+    parts[1] = {
+        **parts[1],
+        "items": [*reversed(parts[1]["items"][5:]), {**parts[1]["items"][0], "id": "extra"}],
+    }
+    assert not aligned(parts)
+    rows = list(iter_item_rows(parts))
+    assert [r["id"] for r in rows] == [it["id"] for it in parts[0]["items"]] + ["extra"]
+    by_id = {it["id"]: it for it in parts[1]["items"]}
+    assert all(r["items"][1] is by_id.get(r["id"]) for r in rows)
+    assert rows[-1]["items"][0] is None
