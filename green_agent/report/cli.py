@@ -13,6 +13,7 @@ from green_agent.kit.closed_stdout import tolerate_closed_stdout
 from green_agent.kit.process import apply_process_defaults
 from green_agent.kit.stopping import exit_status, install_stop_signals
 from green_agent.report.load import ResultsError, load_report
+from green_agent.report.stream import ChangedOnDisk
 
 PROG = "agentbeats report"
 EPILOG = """\
@@ -70,12 +71,17 @@ def run_report(args: argparse.Namespace) -> int:
             from green_agent.report.html import write_html
 
             write_html(report, args.html)
+    except ChangedOnDisk as e:  # a long run's items are read from the file again on each pass
+        return _fail(str(e))
     except OSError as e:
         return _fail(f"cannot write report: {e}")
     if not getattr(args, "quiet", False):
         from green_agent.report.terminal import print_report
 
-        print_report(report)
+        try:
+            print_report(report)
+        except ChangedOnDisk as e:
+            return _fail(str(e))
     return 0
 
 

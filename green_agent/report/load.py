@@ -16,7 +16,13 @@ from green_agent.core.declaration import Metric, ReportSection, ResultDeclaratio
 from green_agent.core.registry import declaration_for
 from green_agent.core.resume import resume_notices
 from green_agent.core.scoring.compare import is_participant_part
-from green_agent.report.stream import STREAM_ABOVE_BYTES, ItemsOnDisk, NotStreamable, read_streamed
+from green_agent.report.stream import (
+    STREAM_ABOVE_BYTES,
+    ChangedOnDisk,
+    ItemsOnDisk,
+    NotStreamable,
+    read_streamed,
+)
 
 GENERIC = ResultDeclaration(
     assessor="",
@@ -50,6 +56,8 @@ class ReportData:
         if section.id not in self._rendered:
             try:
                 self._rendered[section.id] = section.render(self.view)
+            except ChangedOnDisk:
+                raise  # not this section's fault: the whole report would mix two files
             except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
                 # a hand-edited or foreign results file: say so in place, keep the rest of the report
                 from green_agent.core.declaration.blocks import Text

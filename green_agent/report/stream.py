@@ -146,7 +146,11 @@ class ItemsOnDisk(Sequence[dict[str, Any]]):
         return self._count
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        with self._path.open("rb") as fh:
+        try:
+            fh = self._path.open("rb")
+        except OSError as e:
+            raise ChangedOnDisk(f"{self._path}: cannot read it again ({e.__class__.__name__}: {e})") from None
+        with fh:
             stat = os.fstat(fh.fileno())
             if (stat.st_size, stat.st_mtime_ns) != self._stamp:
                 raise ChangedOnDisk(f"{self._path} changed while the report was being written")

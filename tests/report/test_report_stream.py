@@ -143,3 +143,28 @@ def test_item_rows_in_lockstep_equal_rows_looked_up_by_id() -> None:
     by_id = {it["id"]: it for it in parts[1]["items"]}
     assert all(r["items"][1] is by_id.get(r["id"]) for r in rows)
     assert rows[-1]["items"][0] is None
+
+
+def test_a_file_changed_mid_report_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The results file is rewritten after it was read and before the HTML's pass over its items:
+    one line on stderr and exit 2 (without the catch in ``run_report``, a ChangedOnDisk traceback)."""
+    from green_agent.report import cli
+
+    doc = make_results({"a": (None, 0.5)}, n=30, seed=1)
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(doc))
+    monkeypatch.setattr(load, "STREAM_ABOVE_BYTES", 0)
+    monkeypatch.setattr(stream, "LAZY_ABOVE", 10)
+
+    def load_then_rewrite(results: Path) -> load.ReportData:
+        report = load.load_report(results)
+        doc["results"][0]["items"].pop()
+        path.write_text(json.dumps(doc))
+        return report
+
+    monkeypatch.setattr(cli, "load_report", load_then_rewrite)
+    assert cli.main([str(path), "--html", str(tmp_path / "r.html"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("agentbeats report: error:") and "changed while" in err and err.count("\n") == 1
