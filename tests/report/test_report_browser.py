@@ -63,3 +63,27 @@ def test_renders_offline_with_the_declared_sections(
     for metric in declared.metrics:
         assert metric.label in dom
     assert "None" not in dom.replace("none (items in dataset order)", "")
+
+
+@pytest.mark.slow
+def test_the_pager_runs_under_the_csp(tmp_path: Path) -> None:
+    """A long item table: Chromium runs the pager (allowed by its hash in the CSP; with a wrong hash
+    the script is blocked and the no-script line stays), which shows the default filter's first page
+    of the whole set; the DOM holds one page. benchmarks/bench_report_browser.py clicks through it."""
+    import re
+
+    from green_agent.folio.synthetic import make_results
+    from green_agent.report.paging import PAGE_ROWS, PAGED_ABOVE
+
+    n = PAGED_ABOVE + 100
+    results = make_results({"a": (None, 0.6), "b": (None, 0.9)}, n=n, seed=7)
+    html = tmp_path / "long.html"
+    write_html_report(results, html)
+    dom = _run_chromium(tmp_path, "--virtual-time-budget=5000", "--dump-dom", html.as_uri()).stdout
+    items = dom[dom.index('<section id="items">') :]
+    label = re.search(r"disagreements between agents \((\d+)\)", items)
+    assert label is not None
+    disagree = int(label.group(1))
+    assert f"rows 1–{min(PAGE_ROWS, disagree)} of {disagree} (filtered from {n})" in items
+    assert "the pager needs JavaScript" not in items
+    assert items.count("<tr class=") == min(PAGE_ROWS, disagree)

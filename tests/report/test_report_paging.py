@@ -57,7 +57,7 @@ def test_every_row_is_in_the_payload_and_the_first_page_in_the_table() -> None:
         doc.index('<section id="items">') : doc.index("</section>", doc.index('<section id="items">'))
     ]
     assert section.count("<tr class=") == PAGE_ROWS
-    assert f"rows 1–{PAGE_ROWS} of {n:,}" in section
+    assert f"the first {PAGE_ROWS} of {n:,} rows" in section
     disagree = sum("disagree" in r[0] for r in rows)
     assert f"disagreements between agents ({disagree})" in section
 
