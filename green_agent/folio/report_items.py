@@ -85,6 +85,8 @@ def _row(item_id: str, items: list[Mapping[str, Any] | None], texts: _Texts) -> 
 def aligned(participants: Sequence[Mapping[str, Any]]) -> bool:
     """Whether every participant lists the same item ids in the same order (the usual case: one
     dataset, one order), checked in one lockstep pass that holds nothing."""
+    if len(participants) < 2:
+        return True
     streams = [iter(p.get("items") or ()) for p in participants]
     for items in itertools.zip_longest(*streams):
         if any(it is None for it in items) or len({str(it.get("id")) for it in items}) > 1:
@@ -121,10 +123,10 @@ def iter_item_rows(
 
 
 def item_rows(participants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Rows in first-seen order (the first participant's items in its order): ``id, gold, premises, conclusion, items`` (one per participant or
-    None when it did not see the item) and flags ``disagree`` (participants answered with different
-    labels; two failures of different kinds, or a failure next to an answer, are not a disagreement)
-    and ``any_wrong``."""
+    """Rows in first-seen order (the first participant's items in its order): ``id, gold, premises,
+    conclusion, items`` (one per participant or None when it did not see the item) and flags
+    ``disagree`` (participants answered with different labels; two failures of different kinds, or a
+    failure next to an answer, are not a disagreement) and ``any_wrong``."""
     return list(iter_item_rows(participants))
 
 
@@ -187,7 +189,7 @@ def item_blocks(view: ResultView) -> list[Block]:
     """
     parts = view.participants
     texts = _Texts(parts)
-    lockstep = aligned(parts) if len(parts) > 1 else True
+    lockstep = aligned(parts)
 
     def rows() -> Iterator[dict[str, Any]]:
         return iter_item_rows(parts, texts, lockstep)

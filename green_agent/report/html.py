@@ -73,7 +73,7 @@ def _paged(table: Table, key: str) -> dict[str, Any]:
         [t for _, t in first],
         table.filters,
     )
-    rows = (row_json(r, [_css_name(t) for t in tags]) for r, tags in itertools.chain(first, pairs))
+    rows = (row_json(r, [_css_name(t) for t in row_tags]) for r, row_tags in itertools.chain(first, pairs))
     meta = {
         "page": PAGE_ROWS,
         "numeric": sorted(table.numeric),
@@ -84,7 +84,6 @@ def _paged(table: Table, key: str) -> dict[str, Any]:
         "block": _cells(page),
         "key": key,
         "total": len(table.rows),
-        "shown": len(first),
         "meta": json.dumps(meta),
         "payload": payload_pieces(rows),
     }

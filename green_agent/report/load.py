@@ -98,7 +98,7 @@ def read_results(path: Path) -> dict[str, Any]:
     try:
         if Path(path).stat().st_size > STREAM_ABOVE_BYTES:
             return read_streamed(Path(path))
-    except NotStreamable:
+    except (NotStreamable, RecursionError):
         pass  # read whole below: json.loads words the error
     except FileNotFoundError:
         raise ResultsError(f"{path}: no such file") from None
@@ -114,6 +114,8 @@ def read_results(path: Path) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ResultsError(f"{path}: not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise ResultsError(f"{path}: not JSON this reader accepts (nested too deeply)") from None
     if not isinstance(data, dict):
         raise ResultsError(f"{path}: expected a JSON object with 'participants' and 'results'")
     return data

@@ -168,3 +168,16 @@ def test_a_file_changed_mid_report_is_one_line_and_exit_2(
     assert cli.main([str(path), "--html", str(tmp_path / "r.html"), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("agentbeats report: error:") and "changed while" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_nesting_too_deep_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool
+) -> None:
+    """JSON's decoder recurses: without the RecursionError catches this is a traceback, read whole or streamed."""
+    if streamed:
+        monkeypatch.setattr(load, "STREAM_ABOVE_BYTES", 0)
+    path = tmp_path / "results.json"
+    path.write_text('{"results": [{"role": "a", "items": [{"x": ' + "[" * 100_000 + "]" * 100_000 + "}]}]}")
+    with pytest.raises(load.ResultsError, match="nested too deeply"):
+        load.read_results(path)
