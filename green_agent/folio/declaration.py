@@ -47,22 +47,40 @@ def part_schema() -> dict[str, Any]:
     return {"$schema": full["$schema"], "$defs": full["$defs"], "$ref": "#/$defs/participant"}
 
 
+MAX_MESSAGES = 256
+"""Distinct error messages tracked per failure kind. Past that, a new message takes one count from
+every tracked one (Misra–Gries): a message behind more than 1/257 of a kind's failures is always
+kept, and replies that make every error unique cannot grow the tally with the run."""
+
+
+def _count(messages: Counter[str], message: str) -> None:
+    if message in messages or len(messages) < MAX_MESSAGES:
+        messages[message] += 1
+        return
+    for tracked in list(messages):
+        messages[tracked] -= 1
+        if not messages[tracked]:
+            del messages[tracked]
+
+
 def failures(part: Mapping[str, Any]) -> FailureTally:
     """Failed items per ``status (kind)`` with the most frequent error of each."""
     items = part.get("items") or []
     kinds: Counter[str] = Counter()
     errors: dict[str, Counter[str]] = {}
+    last: dict[str, str] = {}
     for it in items:
         if it.get("status", "ok") == "ok":
             continue
         kind = str(it.get("status")) + (f" ({it['kind']})" if it.get("kind") else "")
         kinds[kind] += 1
-        errors.setdefault(kind, Counter())[str(it.get("error") or "")] += 1
+        last[kind] = str(it.get("error") or "")
+        _count(errors.setdefault(kind, Counter()), last[kind])
     return FailureTally(
         total=len(items),
         failed=sum(kinds.values()),
         by_kind=dict(kinds.most_common()),
-        examples={k: c.most_common(1)[0][0] for k, c in errors.items()},
+        examples={k: c.most_common(1)[0][0] if c else last[k] for k, c in errors.items()},
     )
 
 
