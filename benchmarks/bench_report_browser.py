@@ -3,8 +3,9 @@
     python benchmarks/bench_report_browser.py [--sizes 1000 20000 100000]
 
 For each size, a synthetic results file of two participants (with a comparison part, as the
-harness writes one) is rendered with ``agentbeats report --html``; headless Chromium opens it and is driven over the DevTools protocol on a pipe
-(``--remote-debugging-pipe``: no port, no extra dependency). Printed per size: the report's size,
+harness writes one) is rendered with ``agentbeats report --html``; headless Chromium opens it and
+is driven over the DevTools protocol on a pipe (``--remote-debugging-pipe``: no port, no extra
+dependency). Printed per size: the report's size,
 the rows in the DOM, and Chromium's wall time from navigation to the load event and to the first
 painted frame after it (shown, not judged: it is the neighbours' machine too). Checked: the pager
 shows 200 rows of the whole set, page 2 holds rows 201-400 (its first id is item 200's), a filter
@@ -22,6 +23,7 @@ import os
 import re
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -108,13 +110,15 @@ def chromium(binary: str, profile: Path) -> Iterator[DevTools]:
         stderr=subprocess.DEVNULL,
         close_fds=False,
         preexec_fn=wire,  # this process runs no threads
+        start_new_session=True,  # its helpers (zygote, crashpad) in its own group, ended with it
     )
     os.close(to_r)
     os.close(from_w)
     try:
         yield DevTools(to_w, from_r)
     finally:
-        proc.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         os.close(to_w)
         os.close(from_r)
@@ -193,7 +197,7 @@ def main() -> int:
         return 0
     from green_agent.folio.synthetic import make_results
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         folder = Path(tmp)
         for n in args.sizes:
             results, html = folder / f"results-{n}.json", folder / f"report-{n}.html"
