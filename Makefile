@@ -73,7 +73,8 @@ bench: install
 # Regenerate the hash-locked requirements after changing dependencies in pyproject.toml:
 # requirements.lock (development and CI) holds every Python we support (3.10 and later: where a
 # package has dropped 3.10, the lock pins an older release for it under a marker); -llm (LLM agents'
-# images) and -runtime (green and reference images) are for the images' Python 3.11 only.
+# images) and -runtime (green and reference images) are for the images' Python 3.11 only; -build is the build
+# backend of pyproject's [build-system], which every image installs before building our package without isolation.
 LOCKFLAGS := --generate-hashes --python-version 3.11 --python-platform x86_64-manylinux_2_28 -q
 lock:
 	$(BIN)/python -m pip install -q uv
@@ -81,6 +82,7 @@ lock:
 		--universal --python-version 3.10 -q -o requirements.lock
 	$(BIN)/uv pip compile pyproject.toml --extra llm $(LOCKFLAGS) -o requirements-llm.lock
 	$(BIN)/uv pip compile pyproject.toml $(LOCKFLAGS) -o requirements-runtime.lock
+	$(BIN)/python -c 'import sys; t = __import__("tomllib" if sys.version_info >= (3, 11) else "tomli"); print(*t.load(open("pyproject.toml", "rb"))["build-system"]["requires"], sep="\n")' | $(BIN)/uv pip compile - $(LOCKFLAGS) -o requirements-build.lock
 
 # Run outputs only (journals, results); the virtual environment stays. `make distclean` removes it too.
 clean:

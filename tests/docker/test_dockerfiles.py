@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from tests.support.dockerfile import REPO, Dockerfile, all_dockerfiles
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
 
 DOCKERFILES = all_dockerfiles()
 EXPECTED = {
@@ -115,9 +123,74 @@ def test_dockerignore_keeps_local_state_out() -> None:
 
 @pytest.mark.parametrize("path", DOCKERFILES, ids=lambda p: p.name)
 def test_paths_named_in_comments_exist(path: Path) -> None:
-    """A comment that sends a reader to a manifest must name a file that exists (they once named
-    `amber/green.json5`; the files are `*.amber-manifest.json5`). Fails with the old names restored."""
-    named = re.findall(r"scenarios/[\w./-]+\.json5", path.read_text())
-    assert named, f"{path.name} names no Amber manifest"
-    missing = [name for name in named if not (REPO / name).is_file()]
+    """A comment that sends a reader to a file must name one that exists (they once named
+    `amber/green.json5`; the files are `*.amber-manifest.json5`). Fails with the old name restored, or with
+    `docs/sandbox.md` misspelt in the autoformalizer's comment (both checked by hand)."""
+    comments = "\n".join(line for line in path.read_text().splitlines() if line.lstrip().startswith("#"))
+    named = re.findall(
+        r"(?:scenarios|docs|green_agent|white_agents)/[\w./-]*\w|requirements[\w-]*\.lock", comments
+    )
+    assert any(name.endswith(".amber-manifest.json5") for name in named), (
+        f"{path.name} names no Amber manifest"
+    )
+    missing = [name for name in named if not (REPO / name).exists()]
     assert not missing, f"{path.name} names files that do not exist: {missing}"
+
+
+BUILD_LOCK = "requirements-build.lock"
+
+
+def read_lock(path: Path) -> dict[str, tuple[str, int]]:
+    """A hash lock's pins: canonical name -> (version, number of hashes)."""
+    pins: dict[str, tuple[str, int]] = {}
+    for block in re.split(r"\n(?=[A-Za-z0-9])", path.read_text()):
+        match = re.match(r"([A-Za-z0-9][\w.-]*)==(\S+)", block)
+        if match:
+            pins[canonicalize_name(match.group(1))] = (match.group(2), block.count("--hash=sha256:"))
+    return pins
+
+
+@pytest.mark.parametrize("path", DOCKERFILES, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
+def test_our_package_builds_only_from_hash_pinned_inputs(path: Path) -> None:
+    """`pip install .` with build isolation fetches pyproject's [build-system] requires (setuptools, wheel)
+    without hashes at build time (issue #33). Our package must build with `--no-build-isolation`, after the
+    hash-pinned build lock is installed. Fails (checked by hand) with `--no-build-isolation` removed, and
+    with the build lock's install removed or moved after the package's."""
+    installs = Dockerfile.read(path).pip_installs()
+    ours = [i for i, install in enumerate(installs) if "." in install.targets]
+    assert len(ours) == 1, f"{path.name}: expected one `pip install .`, found {len(ours)}"
+    package = installs[ours[0]]
+    assert {"--no-build-isolation", "--no-deps"} <= package.flags, (
+        f"{path.name}: our package must build with --no-build-isolation --no-deps (else pip fetches the "
+        "build backend unpinned)"
+    )
+    build_lock_installs = [i for i, install in enumerate(installs) if BUILD_LOCK in install.requirement_files]
+    assert build_lock_installs and build_lock_installs[0] < ours[0], (
+        f"{path.name}: {BUILD_LOCK} must be installed before our package"
+    )
+    assert {"--require-hashes", "--no-deps"} <= installs[build_lock_installs[0]].flags
+    copied = " ".join(Dockerfile.read(path).all("COPY")).split()
+    assert BUILD_LOCK in copied
+    for install in installs:
+        assert install.requirement_files or install.targets == (".",), f"{path.name}: unpinned pip install"
+
+
+def test_build_lock_satisfies_the_build_system() -> None:
+    """The build lock pins, with hashes, a version of every [build-system] requirement that satisfies it
+    (fails, checked by hand, with setuptools pinned to 76.0.0 or wheel's pin deleted); and where it shares
+    a package with the runtime locks (packaging), the same version, so installing it after them changes
+    nothing they installed."""
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+    build = read_lock(REPO / BUILD_LOCK)
+    assert build and all(hashes for _, hashes in build.values()), f"{BUILD_LOCK}: a pin without hashes"
+    for text in pyproject["build-system"]["requires"]:
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        assert name in build, f"{BUILD_LOCK} does not pin {requirement.name}"
+        assert requirement.specifier.contains(build[name][0], prereleases=True), (
+            f"{BUILD_LOCK} pins {name}=={build[name][0]}, outside {text!r}"
+        )
+    for runtime in ("requirements-runtime.lock", "requirements-llm.lock"):
+        pins = read_lock(REPO / runtime)
+        clashes = {n: (v, pins[n][0]) for n, (v, _) in build.items() if n in pins and pins[n][0] != v}
+        assert not clashes, f"{BUILD_LOCK} and {runtime} pin different versions: {clashes}"

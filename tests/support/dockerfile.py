@@ -12,6 +12,30 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
+class PipInstall:
+    """One ``pip install`` command of a RUN."""
+
+    flags: frozenset[str]
+    """Its options without values (``--no-deps``, ``--require-hashes``...)."""
+    requirement_files: tuple[str, ...]
+    """The files after ``-r``."""
+    targets: tuple[str, ...]
+    """Its positional arguments (``.`` is our own package)."""
+
+    @classmethod
+    def parse(cls, words: list[str]) -> PipInstall:
+        flags, files, targets = set(), [], []
+        for word, previous in zip(words, ["", *words[:-1]], strict=True):
+            if previous in ("-r", "--requirement"):
+                files.append(word)
+            elif word.startswith("-"):
+                flags.add(word)
+            else:
+                targets.append(word)
+        return cls(frozenset(flags - {"-r", "--requirement"}), tuple(files), tuple(targets))
+
+
+@dataclass(frozen=True)
 class Dockerfile:
     path: Path
     instructions: tuple[tuple[str, str], ...]
@@ -58,6 +82,16 @@ class Dockerfile:
                 assert sep, f"{self.path.name}: ENV without '=' ({token!r})"
                 values[key] = value
         return values
+
+    def pip_installs(self) -> list[PipInstall]:
+        """Every ``pip install`` of every RUN, in order (``&&``-joined commands split apart)."""
+        found = []
+        for run in self.all("RUN"):
+            for command in run.split("&&"):
+                words = shlex.split(command)
+                if words[:2] == ["pip", "install"]:
+                    found.append(PipInstall.parse(words[2:]))
+        return found
 
     def build_tag(self) -> str:
         """The image name of the ``docker build ... -t NAME .`` line in the header comment."""

@@ -17,13 +17,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     AGENTBEATS_RUN_DIR=/var/lib/agentified/runs
 
 WORKDIR /app
-COPY requirements-runtime.lock ./
-RUN pip install --no-cache-dir --require-hashes --no-deps -r requirements-runtime.lock
+# The build backend (pyproject's [build-system]) is hash-pinned too: our package builds without isolation.
+COPY requirements-runtime.lock requirements-build.lock ./
+RUN pip install --no-cache-dir --require-hashes --no-deps -r requirements-runtime.lock \
+    && pip install --no-cache-dir --require-hashes --no-deps -r requirements-build.lock
 COPY pyproject.toml README.md LICENSE ./
 COPY green_agent ./green_agent
 COPY white_agents ./white_agents
 COPY scenarios ./scenarios
-RUN pip install --no-cache-dir --no-deps . \
+RUN pip install --no-cache-dir --no-deps --no-build-isolation . \
     && rm -rf build ./*.egg-info \
     && useradd --no-log-init --no-create-home --home-dir /home/agent --uid 10001 --user-group agent \
     && install -d -m 0755 -o root -g root /home/agent \
