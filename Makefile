@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 PIP_VERSION := 26.3
 TOO_OLD := error: agentified-assessment needs Python 3.10 or later; $(PYTHON) is %d.%d (set PYTHON=python3.11)
 
-.PHONY: install run test lint typecheck bench interop-venv duckdb-venv lock clean distclean paper mutants
+.PHONY: install run test lint typecheck bench interop-venv duckdb-venv lock clean distclean paper mutants \
+	images images-smoke
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(None if sys.version_info >= (3, 10) else "$(TOO_OLD)" % sys.version_info[:2])'
@@ -56,6 +57,19 @@ test: install interop-venv duckdb-venv
 # tests; prints killed/survived per area and fails below 90% in any area. Not part of `make test` (slow).
 mutants: install
 	$(BIN)/python -m tests.mutants.runner
+
+# The images with a local container engine, offline (docs/agentbeats.md, "Building and smoke-testing the images
+# offline"). `make images` builds all 7, tagged as each Dockerfile's header says (agentified-green, ...), with
+# --network host and nothing pulled; when the FROM tag (python:3.11.16-slim-bookworm) is absent it first builds a
+# labelled Debian STAND-IN for it (debootstrap; never replaces a real image). IMAGES_ARGS=--no-cache rebuilds every
+# layer. `make images-smoke` then runs the FOLIO green + reference containers as their users, completes an
+# assessment against them and checks the results, the run dir, health and the sandbox's isolation in the
+# autoformalizer image. Neither is part of `make test`: they need a running engine and take minutes.
+images: install
+	$(BIN)/python -m tests.images.build $(IMAGES_ARGS)
+
+images-smoke: images
+	$(BIN)/python -m tests.images.smoke
 
 # ruff, and the layer contracts of pyproject.toml [tool.importlinter] (docs/architecture.md, Layout).
 lint: install

@@ -71,7 +71,8 @@ class Dockerfile:
     def exec_form(self, instruction: str) -> list[str]:
         """The JSON array of an exec-form ENTRYPOINT/CMD (after any --flags for HEALTHCHECK CMD)."""
         args = self.one(instruction)
-        return json.loads(args[args.index("[") :])
+        argv: list[str] = json.loads(args[args.index("[") :])
+        return argv
 
     def env(self) -> dict[str, str]:
         """Every ENV key=value, later ones winning."""
