@@ -31,6 +31,7 @@ from typing import Any
 import jsonschema
 
 from green_agent.core.schemas import load_schema
+from tests.images.base import base_tag, is_stand_in
 from tests.images.engine import ImageError, docker, image_exists, require_engine, run_main
 from tests.support.dockerfile import REPO
 
@@ -139,9 +140,9 @@ def health(name: str) -> str:
     return docker("inspect", "--format", "{{.State.Status}} {{.State.Health.Status}}", name).strip()
 
 
-def wait_healthy(name: str) -> float:
-    """Seconds until Docker reports the container healthy; an error if it stops or turns unhealthy."""
-    start = time.monotonic()
+def wait_healthy(name: str, start: float) -> float:
+    """Seconds from ``start`` (monotonic) until Docker reports the container healthy; an error if it
+    stops or turns unhealthy first."""
     while time.monotonic() - start < HEALTHY_WITHIN_S:
         state = health(name)
         if state == "running healthy":
@@ -250,9 +251,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     timings, report = Timings(), []
     with containers([green, reference]), tempfile.TemporaryDirectory(prefix="images-smoke-") as scratch:
         with timings.step("containers healthy (Docker HEALTHCHECK)"):
+            started = time.monotonic()
             for agent in (green, reference):
-                waited = wait_healthy(agent.name)
-                report.append(f"{agent.role}: {agent.image} healthy after {waited:.1f} s on {agent.endpoint}")
+                waited = wait_healthy(agent.name, started)
+                report.append(
+                    f"{agent.role}: {agent.image} healthy {waited:.1f} s after start, {agent.endpoint}"
+                )
         for agent in (green, reference):
             report.append(f"{agent.role}: {container_uid(agent.name)}")
         with timings.step("assessment (agentbeats run)"):
@@ -273,6 +277,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"sandbox in {SANDBOX_IMAGE} (uid {IMAGE_UID}, default seccomp, no added privilege): "
         f'isolation "{sandbox["isolation"]}", layers {", ".join(sandbox["layers"])}; z3 said unsat'
     )
+    on_stand_in = [i for i in (GREEN_IMAGE, REFERENCE_IMAGE, SANDBOX_IMAGE) if is_stand_in(i)]
+    if on_stand_in:
+        report.append(f"base: {', '.join(on_stand_in)} built on the Debian STAND-IN for {base_tag()}")
     print("\nimages smoke: PASSED")
     print("\n".join(f"  {line}" for line in report))
     print("timings:")
