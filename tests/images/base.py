@@ -19,8 +19,10 @@ from __future__ import annotations
 import argparse
 import shutil
 import subprocess
+import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.images.engine import ImageError, docker, image_exists, require_engine, run_main, timed
@@ -101,12 +103,32 @@ def trust_host_authorities(root: Path) -> None:
     print(f"stand-in: trusts the host's extra certificate authorities ({', '.join(c.name for c in extra)})")
 
 
+@contextmanager
+def scratch_dir() -> Iterator[Path]:
+    """A directory for the root file system, removed afterwards, unless something is still mounted under
+    it (an interrupted debootstrap can leave the host's /proc or /dev bound there, and removing the tree
+    would reach into them): then it is left, with a one-line note."""
+    scratch = Path(tempfile.mkdtemp(prefix="stand-in-", dir="/var/tmp"))
+    try:
+        yield scratch
+    finally:
+        mounts = [line.split()[1] for line in Path("/proc/self/mounts").read_text().splitlines()]
+        mounted = [m for m in mounts if m == str(scratch) or m.startswith(f"{scratch}/")]
+        if mounted:
+            print(
+                f"warning: {scratch} left in place: {mounted[0]} is mounted (umount, then remove)",
+                file=sys.stderr,
+            )
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
 def build_stand_in(tag: str) -> float:
     """Build the stand-in under ``tag``; its wall time in seconds."""
 
     def build() -> None:
-        with tempfile.TemporaryDirectory(prefix="stand-in-", dir="/var/tmp") as scratch:
-            root = Path(scratch) / "rootfs"
+        with scratch_dir() as scratch:
+            root = scratch / "rootfs"
             make_rootfs(root)
             tar = subprocess.Popen(["tar", "-C", str(root), "-c", "."], stdout=subprocess.PIPE)
             imported = subprocess.run(

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from types import FrameType
 from typing import NoReturn, TypeVar
 
 DOCS = "docs/agentbeats.md, 'Building and smoke-testing the images offline'"
@@ -81,8 +83,14 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(1)
 
 
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
 def run_main(main: Callable[[Sequence[str] | None], int]) -> None:
-    """Run a driver's ``main``: its errors and Ctrl-C end in one line, never a traceback."""
+    """Run a driver's ``main``: its errors, Ctrl-C and SIGTERM end in one line, never a traceback (and
+    SIGTERM, like Ctrl-C, unwinds through the drivers' clean-ups)."""
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         raise SystemExit(main(None))
     except ImageError as error:

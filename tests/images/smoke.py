@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -25,7 +24,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import jsonschema
@@ -192,8 +190,8 @@ def sandbox_report() -> dict[str, Any]:
 
 @contextmanager
 def containers(agents: Sequence[Agent]) -> Iterator[None]:
-    """Start the agents' containers; remove them all on the way out, whatever happened."""
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    """Start the agents' containers; remove them all on the way out, whatever happened (``run_main``
+    turns SIGTERM into an interruption, so it unwinds through here too)."""
     try:
         for agent in agents:
             docker(*agent.run_argv())
@@ -201,11 +199,6 @@ def containers(agents: Sequence[Agent]) -> Iterator[None]:
     finally:
         for agent in agents:
             subprocess.run(["docker", "rm", "--force", agent.name], capture_output=True)
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
 
 
 class Timings:
