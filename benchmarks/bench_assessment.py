@@ -52,7 +52,9 @@ SERVE = """
 import sys, uvicorn
 sys.path.insert(0, {root!r})
 from tests.support.participants import participant_app
-app, _ = participant_app("label", label="True", latency_s={latency})
+REASONING = "Let me think step by step. " * ({reply_chars} // 26)
+behaviour = (lambda text, data: REASONING + "\\nAnswer: True") if REASONING else "label"
+app, _ = participant_app(behaviour, label="True", latency_s={latency})
 uvicorn.run(app, host="127.0.0.1", port={port}, log_level="error", lifespan="off")
 """
 
@@ -79,10 +81,12 @@ def write_items(n: int, folder: Path) -> Path:
 class Participant:
     """A test participant in its own process."""
 
-    def __init__(self, latency: float) -> None:
+    def __init__(self, latency: float, reply_chars: int = 0) -> None:
+        """``reply_chars``: about that many characters of reasoning before ``Answer: True`` (0: the
+        short ``label`` reply, a data part and an ``Answer:`` line)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        code = SERVE.format(root=str(ROOT), latency=latency, port=self.port)
+        code = SERVE.format(root=str(ROOT), latency=latency, port=self.port, reply_chars=reply_chars)
         self.proc = subprocess.Popen([sys.executable, "-c", code])
 
     def __enter__(self) -> Participant:

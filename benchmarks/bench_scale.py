@@ -94,11 +94,11 @@ def _child(code: str, *args: str) -> dict[str, float]:
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-def assessment_peaks(sizes: list[int], folder: Path) -> dict[int, float]:
+def assessment_peaks(sizes: list[int], folder: Path, reply_chars: int = 0) -> dict[int, float]:
     from bench_assessment import Participant, write_items
 
     peaks = {}
-    with Participant(latency=0.0) as participant:
+    with Participant(latency=0.0, reply_chars=reply_chars) as participant:
         for n in sizes:
             dataset = write_items(n, folder)
             figures = _child(
@@ -155,10 +155,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 20000, 100000])
     parser.add_argument("--report-only", action="store_true", help="skip (a), the slow part")
+    parser.add_argument(
+        "--reply-chars",
+        type=int,
+        default=0,
+        help="(a)'s participant replies with about this many characters of reasoning (a chain-of-thought "
+        "reply is ~2000; default 0: a short label reply)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         if not args.report_only:
-            _flat("(a) assessment", assessment_peaks(args.sizes, Path(tmp)))
+            _flat("(a) assessment", assessment_peaks(args.sizes, Path(tmp), args.reply_chars))
         _flat("(b) report", report_peaks(args.sizes, Path(tmp)))
     return exit_status()
 

@@ -128,7 +128,7 @@ def _fresh_or_resume(
         if role in done and unit is not None:
             outcome = plugin.restore(unit, record)
             if outcome is not None:
-                done[role][unit_key] = outcome
+                done[role][unit_key] = plugin.retain(outcome)
     return done
 
 
@@ -151,7 +151,7 @@ async def _participant(
     async def worker() -> None:
         for unit_key, unit in queue:  # one shared iterator: each unit goes to exactly one worker
             outcome = await assess(unit)
-            results[unit_key] = outcome
+            results[unit_key] = plugin.retain(outcome)
             await tracker.finished(who.role, outcome, len(results))
 
     todo = len(keys) - len(results)

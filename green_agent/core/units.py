@@ -206,6 +206,12 @@ class UnitPlugin(Protocol[PlanT, UnitT, OutcomeT]):
         """The outcome a journal record holds for ``unit``; ``None`` if it no longer fits the unit."""
         ...
 
+    def retain(self, outcome: OutcomeT) -> OutcomeT:
+        """What the run keeps of an outcome once it is journaled, until the result is built: only
+        what :meth:`participant_fields` and :meth:`summarise` read, so a run's memory grows with its
+        units by the result's size, not by the replies' (the journal keeps the rest). Default: all."""
+        return outcome
+
     def tally(self, outcome: OutcomeT) -> Mapping[str, int]:
         """This outcome's contribution to :attr:`counters`."""
         return {}

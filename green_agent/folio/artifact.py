@@ -28,6 +28,11 @@ ITEM_RAW_LIMIT = 500
 """Characters of the raw reply kept in a *failed* item of the artifact (the journal keeps more)."""
 
 
+def retained_raw(outcome: ItemOutcome) -> str | None:
+    """The part of the reply the result shows: none for an answered item, an excerpt of a failed one."""
+    return outcome.raw[:ITEM_RAW_LIMIT] if outcome.status != "ok" and outcome.raw else None
+
+
 def result_item(outcome: ItemOutcome, *, resumed: bool = False) -> dict[str, Any]:
     """The artifact's view of one outcome (``resumed``: it comes from an earlier run's journal)."""
     item: dict[str, Any] = {
@@ -51,8 +56,8 @@ def result_item(outcome: ItemOutcome, *, resumed: bool = False) -> dict[str, Any
         item["cancel"] = outcome.cancel
     if outcome.model is not None:
         item["model"] = outcome.model
-    if outcome.status != "ok" and outcome.raw:
-        item["raw"] = outcome.raw[:ITEM_RAW_LIMIT]
+    if raw := retained_raw(outcome):
+        item["raw"] = raw
     return item
 
 

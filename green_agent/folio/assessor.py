@@ -32,7 +32,7 @@ from green_agent.core.schemas import load_schema
 from green_agent.core.scoring.compare import statistics_settings
 from green_agent.core.scoring.repro import reproducibility_block
 from green_agent.core.units import FinishedRun, Participant, ProgressView, RoleRun, RunSettings, UnitPlugin
-from green_agent.folio.artifact import closing, participant_fields
+from green_agent.folio.artifact import closing, participant_fields, retained_raw
 from green_agent.folio.config import FolioConfig, parse_config
 from green_agent.folio.datasets.items import DatasetError, FolioItem
 from green_agent.folio.datasets.manifest import LoadedDataset, load_manifest, resolve_dataset
@@ -192,6 +192,11 @@ class FolioAssessor(UnitPlugin[FolioPlan, FolioItem, ItemOutcome]):
         """The journaled outcome, unless the item's gold label changed since."""
         outcome = ItemOutcome(**record)
         return outcome if outcome.gold == unit.label else None
+
+    def retain(self, outcome: ItemOutcome) -> ItemOutcome:
+        """The outcome as the result shows it: no reply text for an answered item, the result's
+        excerpt of a failed one (a chain-of-thought reply is ~2 KB an item; the journal has it all)."""
+        return replace(outcome, raw=retained_raw(outcome))
 
     def tally(self, outcome: ItemOutcome) -> dict[str, int]:
         return {"correct": int(outcome.correct)}

@@ -18,7 +18,7 @@ import logging
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from green_agent.core.units import Participant
@@ -37,7 +37,7 @@ RAW_LIMIT = 2000
 """Characters of a reply (or failure payload) kept for audit."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ItemOutcome:
     """What happened to one item for one participant (a journal record and a result item)."""
 
@@ -78,7 +78,11 @@ class ItemOutcome:
     def record(self) -> dict[str, Any]:
         """JSON-ready dict (journal line): the fields themselves, not deep copies, as the journal
         encodes the line at once (``asdict`` copied every nested value of every item)."""
-        return dict(vars(self))
+        return {name: getattr(self, name) for name in _OUTCOME_FIELDS}
+
+
+_OUTCOME_FIELDS = tuple(f.name for f in fields(ItemOutcome))
+"""Journal line keys, in field order (a slotted outcome has no ``vars``)."""
 
 
 def select_items(items: Sequence[FolioItem], config: FolioConfig) -> list[FolioItem]:
