@@ -13,7 +13,9 @@ from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import GetTaskRequest, Message, Part, Role, SendMessageRequest, TaskState
 
 from green_agent.core.contract import AssessmentRequest, AssessmentResult, RequestError
+from green_agent.kit.parts import data_part, split_parts
 from green_agent.kit.server.serving import agent_card, build_app, skill
+from green_agent.kit.server.task_executor import Completion, Job, TaskExecutor
 from green_agent.service.executor import AssessmentExecutor, parse_request
 from green_agent.service.server import PluginError, create_app, load_assessor, main
 from tests.green.agents import Executor, answering
@@ -177,3 +179,33 @@ def test_task_store_forgets_the_oldest_tasks_beyond_its_bound() -> None:
         ids, found = asyncio.run(run(url))
     assert len(set(ids)) == 3
     assert found == [False, True, True]
+
+
+class Handing(TaskExecutor):
+    """Finishes with a fixed completion and keeps it, to see what publishing did to it."""
+
+    def __init__(self, data: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.done = Completion([Part(text="all done")] + [data_part(d) for d in data], "Result")
+
+    async def work(self, job: Job) -> Completion:
+        return self.done
+
+
+def test_the_artifact_takes_the_parts_over_instead_of_copying_them() -> None:
+    """The published artifact has every part, its name and an id, and the completion's list is
+    emptied: the event holds the only copy (a large result is not kept twice while it is sent).
+    Checked by hand: with ``TaskUpdater.add_artifact(done.parts)`` the parts stay in the list."""
+    data = [{"role": r, "score": float(i)} for i, r in enumerate("abc")]
+    executor = Handing(data)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    card = agent_card(name="g", description="g", url=url, skills=[skill("g", "g", "g", ["g"])])
+    with running_app(build_app(executor, card), port) as base:
+        events = asyncio.run(stream(base, GOOD))
+    (artifact,) = [e.artifact_update.artifact for e in events if e.WhichOneof("payload") == "artifact_update"]
+    assert artifact.name == "Result" and uuid.UUID(artifact.artifact_id)
+    texts, values = split_parts(artifact.parts)
+    assert texts == ["all done"] and values == data
+    assert executor.done.parts == []
+    assert final_state(events) == TaskState.TASK_STATE_COMPLETED
