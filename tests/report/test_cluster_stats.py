@@ -12,10 +12,12 @@ by per-item differences ``test_clustered_mcnemar_matches_a_cluster_randomisation
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 import pytest
 
+from green_agent.core.scoring import cluster
 from green_agent.core.scoring.cluster import (
     cluster_bootstrap_diff_ci,
     clustered_interval,
@@ -192,3 +194,16 @@ def test_compare_pair_reports_the_clustered_test_next_to_the_item_level_one() ->
     assert pair["mcnemar_p"] < pair["mcnemar_p_clustered"]
     (lo, hi), (ilo, ihi) = pair["diff_ci95_clustered"], pair["diff_ci95"]
     assert hi - lo > 1.3 * (ihi - ilo)
+
+
+def test_the_cluster_bootstrap_draws_in_blocks_the_same_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks of resamples (bounded memory at 100,000 clusters) give the interval of one draw of
+    them all. Checked by hand: a fresh generator per block changes the interval."""
+    rng = random.Random(5)
+    a = [rng.random() < 0.7 for _ in range(300)]
+    b = [rng.random() < 0.6 for _ in range(300)]
+    clusters = [i // 3 for i in range(300)]
+    monkeypatch.setattr(cluster, "BOOTSTRAP_CELLS", 10**9)
+    whole = cluster_bootstrap_diff_ci(a, b, clusters, resamples=2000, seed=11)
+    monkeypatch.setattr(cluster, "BOOTSTRAP_CELLS", 100 * 7)  # blocks of 7 rows, the last one short
+    assert cluster_bootstrap_diff_ci(a, b, clusters, resamples=2000, seed=11) == whole

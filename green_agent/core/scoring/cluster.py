@@ -39,6 +39,10 @@ class ClusteredInterval:
     """Distinct clusters among them."""
 
 
+BOOTSTRAP_CELLS = 1 << 22
+"""Resample counts held at once by the cluster bootstrap (32 MB of 8-byte counts)."""
+
+
 def cluster_sums(values: Sequence[float], clusters: Sequence[Hashable]) -> list[tuple[float, int]]:
     """Per cluster (in first-seen order): the sum of ``values`` and the number of items."""
     if len(values) != len(clusters):
@@ -128,7 +132,13 @@ def cluster_bootstrap_diff_ci(
     size = np.array([m for _, m in per_cluster], dtype=float)
     k = len(per_cluster)
     # A resample is a multinomial count of each cluster; its difference is a ratio of weighted sums.
-    counts = np.random.default_rng(seed).multinomial(k, [1.0 / k] * k, size=resamples)
-    stats = sorted(((counts @ diff) / (counts @ size)).tolist())
+    # Drawn a block of rows at a time (the same draws as one call): all at once is resamples × k
+    # counts, 1.6 GB for 2,000 resamples of 100,000 single-item clusters.
+    rng, pvals, block = np.random.default_rng(seed), [1.0 / k] * k, max(1, BOOTSTRAP_CELLS // k)
+    stats: list[float] = []
+    for start in range(0, resamples, block):
+        counts = rng.multinomial(k, pvals, size=min(block, resamples - start))
+        stats += ((counts @ diff) / (counts @ size)).tolist()
+    stats.sort()
     alpha = (1 - level) / 2
     return (percentile(stats, 100 * alpha), percentile(stats, 100 * (1 - alpha)))  # type: ignore[return-value]
