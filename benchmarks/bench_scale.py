@@ -11,11 +11,11 @@ the results JSON's size.
 
 (b) Report: a synthetic results file of one participant at each size (written by a child of its
 own), rendered by ``agentbeats report`` (terminal, Markdown, HTML) in a fresh child process: wall
-time, peak RSS (the child's own ``VmHWM``: Linux carries ``ru_maxrss`` over an exec, so it would
-include this process), HTML size.
+time, peak RSS, HTML size.
 
 Goals (memory, shown: ``goals.py``): the peak at the largest size within 1.3x the peak at the
-smallest, for the assessment and for the report. Peak RSS is ``ru_maxrss`` of each child.
+smallest, for the assessment and for the report. Peak RSS is each child's own ``VmHWM`` (Linux
+carries ``ru_maxrss`` over an exec, so that would include this process).
 """
 
 from __future__ import annotations
@@ -32,7 +32,20 @@ from goals import check, exit_status, goal
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 
-ASSESS = """
+PEAK_MB = """
+import resource
+def peak_mb():  # this process's own high-water mark (ru_maxrss would carry the parent's over the exec)
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+"""
+"""The child's peak RSS in MB (both children below start with it)."""
+
+ASSESS = (
+    PEAK_MB
+    + """
 import asyncio, json, resource, sys, time
 from pathlib import Path
 sys.path[:0] = [{root!r}, {here!r}]
@@ -42,9 +55,6 @@ from bench_assessment import assessment
 from green_agent.kit.parts import data_part
 from green_agent.kit.redact import redact_data
 from green_agent.service.executor import _unserializable
-
-def peak_mb():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 url, dataset, run_dir = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 start = time.perf_counter()
@@ -57,18 +67,14 @@ print(json.dumps({{"wall_s": time.perf_counter() - start, "answered": part["answ
                   "after_run_mb": after_run, "after_artifact_mb": peak_mb(),
                   "json_mb": len(json.dumps(parts)) / 1e6}}))
 """
+)
 
-RENDER = """
+RENDER = (
+    PEAK_MB
+    + """
 import argparse, contextlib, io, json, resource, sys, time
 from pathlib import Path
 from green_agent.report.cli import run_report
-
-def peak_mb():  # this process's own high-water mark (ru_maxrss would carry the parent's over the exec)
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 results, html, md = (Path(a) for a in sys.argv[1:4])
 start = time.perf_counter()
@@ -76,6 +82,7 @@ with contextlib.redirect_stdout(io.StringIO()):
     rc = run_report(argparse.Namespace(results=results, html=html, markdown=md, quiet=False))
 print(json.dumps({"rc": rc, "wall_s": time.perf_counter() - start, "peak_mb": peak_mb()}))
 """
+)
 
 SYNTHETIC = """
 import json, sys
