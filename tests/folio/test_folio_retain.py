@@ -106,3 +106,22 @@ def test_retain_trims_the_reply_and_keeps_every_other_field() -> None:
     assessor = FolioAssessor(Path("unused"))
     assert assessor.retain(answered).record() == {**answered.record(), "raw": None}
     assert assessor.retain(failed).record() == {**failed.record(), "raw": "r" * ITEM_RAW_LIMIT}
+
+
+def test_a_short_reply_is_kept_without_a_copy() -> None:
+    """A label-sized reply is not worth a copy of the outcome: the same object comes back."""
+    short = ItemOutcome(
+        role="p",
+        id="x",
+        gold="True",
+        predicted="True",
+        status="ok",
+        correct=True,
+        latency_ms=1.0,
+        attempts=1,
+        error=None,
+        kind=None,
+        rule="answer_line",
+        raw="Answer: True",
+    )
+    assert FolioAssessor(Path("unused")).retain(short) is short
