@@ -97,14 +97,10 @@ def read_results(path: Path) -> dict[str, Any]:
     """
     try:
         if Path(path).stat().st_size > STREAM_ABOVE_BYTES:
-            return read_streamed(Path(path))
-    except (NotStreamable, RecursionError):
-        pass  # read whole below: json.loads words the error
-    except FileNotFoundError:
-        raise ResultsError(f"{path}: no such file") from None
-    except OSError as e:
-        raise ResultsError(f"{path}: cannot read ({e.__class__.__name__}: {e})") from None
-    try:
+            try:
+                return read_streamed(Path(path))
+            except (NotStreamable, RecursionError):
+                pass  # read whole below: json.loads words the error
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ResultsError(f"{path}: no such file") from None
