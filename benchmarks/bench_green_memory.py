@@ -29,6 +29,7 @@ from pathlib import Path
 
 import httpx
 from goals import check, exit_status, goal
+from process_peaks import high_water_mb
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
@@ -37,14 +38,6 @@ from bench_assessment import Participant, write_items  # noqa: E402
 
 from green_agent.harness.client import run_assessment  # noqa: E402
 from tests.support.servers import free_port  # noqa: E402
-
-
-def _peak_mb(pid: int) -> float:
-    """The process's peak resident set (``VmHWM``) in MB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    raise SystemExit("bench_green_memory: no VmHWM in /proc (Linux only)")
 
 
 def _wait_for_card(url: str, proc: subprocess.Popen[bytes]) -> None:
@@ -87,7 +80,7 @@ def measure(n: int, participant: Participant, folder: Path) -> dict[str, float]:
         start = time.perf_counter()
         outcome = asyncio.run(run_assessment(url, request, _noop, silence_timeout_s=600))
         wall = time.perf_counter() - start
-        peak = _peak_mb(green.pid)
+        peak = high_water_mb(green.pid)
     finally:
         green.terminate()
         green.wait(30)

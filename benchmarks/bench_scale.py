@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -33,20 +34,15 @@ ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 
 PEAK_MB = """
-import resource
-def peak_mb():  # this process's own high-water mark (ru_maxrss would carry the parent's over the exec)
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+from process_peaks import high_water_mb as peak_mb
 """
-"""The child's peak RSS in MB (both children below start with it)."""
+"""The child's own peak RSS in MB (both children below start with it; ``_child`` puts this folder on
+their path)."""
 
 ASSESS = (
     PEAK_MB
     + """
-import asyncio, json, resource, sys, time
+import asyncio, json, sys, time
 from pathlib import Path
 sys.path[:0] = [{root!r}, {here!r}]
 from green_agent.kit.process import apply_process_defaults
@@ -72,7 +68,7 @@ print(json.dumps({{"wall_s": time.perf_counter() - start, "answered": part["answ
 RENDER = (
     PEAK_MB
     + """
-import argparse, contextlib, io, json, resource, sys, time
+import argparse, contextlib, io, json, sys, time
 from pathlib import Path
 from green_agent.report.cli import run_report
 
@@ -95,7 +91,13 @@ print("{}")
 
 
 def _child(code: str, *args: str) -> dict[str, float]:
-    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, env=env
+    )
     if done.returncode != 0:
         raise SystemExit(f"bench_scale: a child failed: {done.stderr.strip()[-800:]}")
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))

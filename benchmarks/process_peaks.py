@@ -1,13 +1,25 @@
-"""Peak resident memory and open file descriptors of one process, sampled in a background thread.
+"""Peak resident memory of one process: the kernel's high-water mark, or sampled (with open file
+descriptors) in a background thread.
 
-Shared by the public-hosting benchmarks, which watch a green agent subprocess while they attack it.
+Shared by the memory benchmarks and the public-hosting ones, which watch a green agent subprocess
+while they attack it.
 """
 
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import psutil
+
+
+def high_water_mb(pid: int | str = "self") -> float:
+    """Peak resident set of process ``pid`` in MB (``VmHWM``; Linux only). Unlike ``ru_maxrss``, which
+    Linux carries over an exec, it is the process's own: a child started by a big parent reads its own."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise SystemExit(f"no VmHWM in /proc/{pid}/status (Linux only)")
 
 
 class Sampler:
