@@ -28,8 +28,8 @@ apply_process_defaults()  # as our entry points do, before anything below import
 from green_agent.core.contract import AssessorContext  # noqa: E402
 from green_agent.kit.server.tenancy import Tenancy, TokenTable, load_tokens  # noqa: E402
 from green_agent.service.server import create_app, load_assessor  # noqa: E402
-from tests.green.raw_rpc import Peer  # noqa: E402
 from tests.support.participants import running_participant  # noqa: E402
+from tests.support.raw_rpc import Peer  # noqa: E402
 from tests.support.servers import free_port, running_app  # noqa: E402
 
 TOKEN = "bench-token-0123456789abcdef"

@@ -17,7 +17,7 @@ Importing our packages changes nothing outside them; a process that wants these 
   its own counter; CPython's changelog adds that in 3.12 the race could not occur anyway (garbage
   collection no longer runs inside the converter). 3.10 never had the shared counter (gh-95185 was
   not backported to it) and 3.13 shipped with the fix. So the lock is installed on 3.11.0 to 3.11.7
-  only (:func:`ast_lock_needed`; tests/green/test_ast_guard.py reproduces the race).
+  only (:func:`ast_lock_needed`; tests/kit/test_ast_guard.py reproduces the race).
   There, our processes parse in threads more than one might think: the autoformalizer's sandbox
   policy checks model-written code in worker threads, ``traceback`` parses a source line to place
   its ``^^^`` carets, and ``inspect.signature`` and ``ast.literal_eval`` (lark's grammar loader) parse

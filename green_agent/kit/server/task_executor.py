@@ -193,5 +193,5 @@ class TaskExecutor(AgentExecutor):
         :meth:`execute` (``ActiveTask.cancel``), so whatever the work awaits is dropped and
         :meth:`_finish` ends the task ``canceled`` with what it had spent; a task with no work
         running is marked ``canceled`` by the handler itself. Cancelling here as well would only
-        race it. tests/green/test_cancel.py checks both halves.
+        race it. tests/service/test_cancel.py checks both halves.
         """
