@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-DATA_DIR = Path(os.environ.get("FOLIO_DATA", Path(__file__).resolve().parents[3] / "shared/data/folio"))
+from tests.support.paths import SHARED_DATA
+
+DATA_DIR = Path(os.environ.get("FOLIO_DATA", SHARED_DATA / "folio"))
 FILES = ("folio-train.jsonl", "folio-validation.jsonl", "folio_v2_train.jsonl", "folio_v2_validation.jsonl")
 
 

@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-DATA_DIR = Path(os.environ.get("FOLIO_DATA_ROOT", Path(__file__).resolve().parents[4] / "shared/data"))
+from tests.support.paths import SHARED_DATA
+
+DATA_DIR = Path(os.environ.get("FOLIO_DATA_ROOT", SHARED_DATA))
 V2_VALIDATION = DATA_DIR / "folio" / "folio_v2_validation.jsonl"
 CLEANED_CSV = DATA_DIR / "folio-cleaned" / "cleaned-FOLIO-by-yifeng.csv"
 FOLIO_CMD = [sys.executable, "-m", "green_agent.folio.cli"]

@@ -10,11 +10,12 @@ import pytest
 
 from green_agent.folio.datasets.items import DatasetError
 from green_agent.folio.datasets.loaders import infer_split, load_items, sha256_file
+from tests.support.paths import REPO, SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
+DATA = SHARED_DATA
 FOLIO = DATA / "folio"
 CLEANED = DATA / "folio-cleaned"
-SAMPLE = Path(__file__).resolve().parents[3] / "scenarios" / "folio" / "data" / "sample.jsonl"
+SAMPLE = REPO / "scenarios" / "folio" / "data" / "sample.jsonl"
 
 
 def real(path: Path) -> Path:

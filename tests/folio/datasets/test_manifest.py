@@ -19,8 +19,9 @@ from green_agent.folio.datasets.manifest import (
     load_manifest,
     resolve_dataset,
 )
+from tests.support.paths import SHARED_DATA
 
-SHARED = Path(__file__).resolve().parents[4] / "shared" / "data"
+SHARED = SHARED_DATA
 needs_shared = pytest.mark.skipif(not (SHARED / "folio").is_dir(), reason="shared FOLIO data not present")
 
 

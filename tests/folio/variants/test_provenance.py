@@ -23,11 +23,9 @@ from green_agent.folio.variants.model import Candidate
 from green_agent.folio.variants.provenance import item_flags
 from green_agent.folio.variants.transforms import Source, distractor
 from green_agent.logic import has_unbound_variables
+from tests.support.paths import SHARED_DATA
 
-V2_VALIDATION = (
-    Path(os.environ.get("FOLIO_DATA", Path(__file__).resolve().parents[4] / "shared/data/folio"))
-    / "folio_v2_validation.jsonl"
-)
+V2_VALIDATION = Path(os.environ.get("FOLIO_DATA", SHARED_DATA / "folio")) / "folio_v2_validation.jsonl"
 AMBIGUOUS = ("980", "981", "754")
 """Items whose gold label depends on which of two equally good parenthesis repairs is read."""
 

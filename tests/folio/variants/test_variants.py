@@ -17,12 +17,10 @@ from green_agent.folio.datasets.loaders import load_items
 from green_agent.folio.variants import KINDS, VariantSet, generate_variants
 from green_agent.folio.variants.surface import vocabulary
 from green_agent.logic import decide
+from tests.support.paths import SHARED_DATA
 
 GENERATED = ("rename", "shuffle", "distractor", "negate")
-V2_VALIDATION = (
-    Path(os.environ.get("FOLIO_DATA", Path(__file__).resolve().parents[4] / "shared/data/folio"))
-    / "folio_v2_validation.jsonl"
-)
+V2_VALIDATION = Path(os.environ.get("FOLIO_DATA", SHARED_DATA / "folio")) / "folio_v2_validation.jsonl"
 
 
 def reprove(variants: VariantSet) -> None:

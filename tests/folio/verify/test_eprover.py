@@ -12,8 +12,9 @@ from green_agent.folio.datasets.loaders import load_items
 from green_agent.folio.verify.check import summarise, verify_items
 from green_agent.folio.verify.eprover import EproverMissing, decide_with_eprover, find_eprover, szs_status
 from green_agent.logic import parse_problem
+from tests.support.paths import REPO
 
-SAMPLE = Path(__file__).resolve().parents[3] / "scenarios" / "folio" / "data" / "sample.jsonl"
+SAMPLE = REPO / "scenarios" / "folio" / "data" / "sample.jsonl"
 
 
 @pytest.fixture(scope="module")

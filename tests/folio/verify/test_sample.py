@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from green_agent.folio.datasets.loaders import load_items
 from green_agent.logic import decide
+from tests.support.paths import REPO
 
-SAMPLE = Path(__file__).resolve().parents[3] / "scenarios" / "folio" / "data" / "sample.jsonl"
+SAMPLE = REPO / "scenarios" / "folio" / "data" / "sample.jsonl"
 ITEMS = load_items(SAMPLE, "sample")
 
 

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from green_agent.folio.verify.check import STATUSES
+from tests.support.paths import REPO, SHARED_DATA
 from tests.support.timing import scaled
 
-ROOT = Path(__file__).resolve().parents[3]
-FOLIO = Path(os.environ.get("FOLIO_DATA", ROOT.parent / "shared" / "data" / "folio"))
+ROOT = REPO
+FOLIO = Path(os.environ.get("FOLIO_DATA", SHARED_DATA / "folio"))
 SAMPLE = ROOT / "scenarios" / "folio" / "data" / "sample.jsonl"
 ITEM_KEYS = {"id", "status", "parsed", "repairs", "verdict", "gold", "agrees", "time_ms", "error"}
 VERDICTS = {"True", "False", "Uncertain", "Inconsistent", "Unknown"}

@@ -10,7 +10,6 @@ import asyncio
 import logging
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpcore
 import httpx
@@ -19,13 +18,14 @@ import pytest
 from green_agent.kit.client import linear_pool
 from green_agent.kit.client.bounded_http import BoundedTransport
 from green_agent.kit.client.linear_pool import HTTPCORE_REQUIREMENT, LinearPool, supports
+from tests.support.paths import REPO
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-PYPROJECT = Path(__file__).resolve().parents[3] / "pyproject.toml"
+PYPROJECT = REPO / "pyproject.toml"
 
 
 @pytest.fixture

@@ -16,10 +16,11 @@ from green_agent.service.server import create_app, load_assessor
 from tests.interop.a2a03 import A2A03
 from tests.kit.server.test_tenancy import ALICE, BOB, OPS, tokens_file
 from tests.support.participants import running_participant
+from tests.support.paths import REPO
 from tests.support.raw_rpc import TASK_NOT_FOUND, Peer
 from tests.support.servers import free_port, running_app
 
-PEER03_CLIENT = Path(__file__).parents[2] / "interop" / "peer03_client.py"
+PEER03_CLIENT = REPO / "tests" / "interop" / "peer03_client.py"
 
 
 def run_peer03(url: str, request: dict, mode: str, token: str | None) -> subprocess.CompletedProcess[str]:

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from green_agent.folio.datasets.loaders import load_items
 from green_agent.kit.client.messages import OutboundMessage, TransportError
 from green_agent.kit.client.transport import A2ATransport
+from tests.support.paths import REPO
 from tests.support.servers import running_app
 from white_agents.reference.server import create_app
 
-SAMPLE = Path(__file__).resolve().parents[3] / "scenarios" / "folio" / "data" / "sample.jsonl"
+SAMPLE = REPO / "scenarios" / "folio" / "data" / "sample.jsonl"
 ITEMS = load_items(SAMPLE)
 
 

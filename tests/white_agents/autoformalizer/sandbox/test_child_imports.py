@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from tests.support.paths import REPO
 from tests.support.timing import scaled
 
-SANDBOX = Path(__file__).resolve().parents[4] / "white_agents" / "autoformalizer" / "sandbox"
+SANDBOX = REPO / "white_agents" / "autoformalizer" / "sandbox"
 
 _LOAD = """
 import json, sys

@@ -12,6 +12,7 @@ import threading
 import uuid
 from pathlib import Path
 
+from tests.support.paths import REPO
 from tests.white_agents.autoformalizer.sandbox.cli import TAG_LINE, tagged
 from white_agents.autoformalizer.sandbox.monitor import children
 from white_agents.autoformalizer.sandbox.runner import arun_sandboxed, run_sandboxed
@@ -173,7 +174,7 @@ def test_a_failing_bootstrap_says_one_line_and_no_traceback(tmp_path: Path) -> N
     """The program's stderr goes back to the LLM: a failure of the bootstrap itself (here a config that
     lacks its fields) is one line and exit status 103, never a traceback with the host's paths (checked
     by hand: without the guard, the KeyError's traceback named child.py's path)."""
-    child = Path(__file__).resolve().parents[4] / "white_agents" / "autoformalizer" / "sandbox" / "child.py"
+    child = REPO / "white_agents" / "autoformalizer" / "sandbox" / "child.py"
     done = subprocess.run(
         [sys.executable, "-I", "-S", "-B", str(child), "{}"],
         cwd=tmp_path,

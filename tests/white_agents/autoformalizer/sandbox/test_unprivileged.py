@@ -23,13 +23,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.paths import REPO
 from tests.support.timing import ENV, scaled
 from tests.white_agents.autoformalizer.sandbox.cli import CLI, ROOT
 from white_agents.autoformalizer.sandbox.isolation import probe_namespaces
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parents[4]
 NOBODY = 65534
 
 
