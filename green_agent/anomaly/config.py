@@ -23,16 +23,14 @@ from pydantic import ConfigDict, Field
 from green_agent.anomaly.injection import AnomalyType, Depth
 from green_agent.core.config import (
     UNIQUE,
-    ConfigModel,
+    Concurrency,
     Number,
-    NumInstances,
-    NumShards,
-    ShardIndex,
-    check_shard,
+    Retries,
+    ShardedConfig,
+    Timeout,
     schema_command,
     validate_config,
 )
-from green_agent.kit.client.calls import Budget
 
 SCHEMA_NAME = "anomaly-config"
 SCHEMA_FILE = Path(__file__).parent / "schemas" / f"{SCHEMA_NAME}.schema.json"
@@ -64,7 +62,7 @@ def judge_from_env(env: Mapping[str, str] | None = None) -> JudgeEndpoint | None
     return JudgeEndpoint(model, env.get(JUDGE_API_BASE_ENV, "").strip() or None)
 
 
-class AnomalyConfig(ConfigModel):
+class AnomalyConfig(ShardedConfig):
     """The 'config' object of an AgentBeats request to the anomaly-detection green agent."""
 
     model_config = ConfigDict(  # merged with ConfigModel's
@@ -75,6 +73,13 @@ class AnomalyConfig(ConfigModel):
         },
     )
 
+    # the shared run fields (ShardedConfig) with anomaly's own defaults; the bounds stay the shared ones
+    timeout_s: Timeout = 60
+    """Per-turn budget."""
+    max_retries: Retries = 1
+    """Retries of one turn after a retryable transport fault."""
+    concurrency: Concurrency = 4
+    """Episodes in flight per participant."""
     documents: (
         Literal["all"]
         | Annotated[tuple[Annotated[str, Field(min_length=1)], ...], Field(min_length=1), UNIQUE]
@@ -90,38 +95,16 @@ class AnomalyConfig(ConfigModel):
     """Run every episode with neutral and with misleading feedback."""
     max_steps: int = Field(40, ge=1, le=1000)
     """Turns of one episode."""
-    timeout_s: Number = Field(60, gt=0)
-    """Per-turn budget."""
     episode_deadline_s: Number = Field(900, gt=0)
     """Wall-clock budget of one episode."""
     max_consecutive_failures: int = Field(3, ge=1)
     """Transport failures in a row that end an episode."""
-    max_retries: int = Field(1, ge=0, le=10)
-    """Retries of one turn after a retryable transport fault."""
-    max_response_bytes: int = Field(1 << 20, ge=1024)
-    """Largest reply accepted from a participant."""
-    concurrency: int = Field(4, ge=1, le=256)
-    """Episodes in flight per participant."""
     depths: Annotated[tuple[Depth, ...], Field(min_length=1), UNIQUE] = get_args(Depth)
     """How deep the planted anomalies hide, round-robin over the episodes."""
     types: Annotated[tuple[AnomalyType, ...], Field(min_length=1), UNIQUE] = get_args(AnomalyType)
     """Kinds of anomaly planted."""
     anomalies_per_episode: int = Field(2, ge=1, le=4)
     """Anomalies planted in each episode's document."""
-    shard_index: ShardIndex = 0
-    """This shard's index, 0 <= shard_index < num_shards."""
-    num_shards: NumShards = 1
-    """With num_shards > 1 only episodes whose index ≡ shard_index (mod num_shards) are assessed."""
-    num_instances: NumInstances = None
-    """AgentBeats' num_instances: only the first N planned episodes, split across all shards."""
-    resume: bool = False
-    """Continue the journal of an earlier run of this request against the same agents (same cards)."""
-
-    def budget(self) -> Budget:
-        """Budget of one turn."""
-        return Budget(
-            timeout_s=self.timeout_s, max_retries=self.max_retries, max_response_bytes=self.max_response_bytes
-        )
 
     def feedback_passes(self) -> tuple[str, ...]:
         """Feedback modes each episode runs under (two for a robustness run)."""
@@ -135,9 +118,7 @@ class AnomalyConfig(ConfigModel):
 
 def parse_config(raw: Mapping[str, Any] | None) -> AnomalyConfig:
     """Validate ``raw``; raise :class:`RequestError` naming the first bad field."""
-    config = validate_config(AnomalyConfig, raw)
-    check_shard(config.shard_index, config.num_shards)
-    return config
+    return validate_config(AnomalyConfig, raw)
 
 
 if __name__ == "__main__":

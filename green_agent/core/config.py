@@ -15,6 +15,11 @@ a number, NaN and infinities are refused. Two things JSON transport does are und
 and arrays become tuples. A number key keeps an int as an int (``120``, not ``120.0``), so a config
 records, hashes and renders exactly as it was sent.
 
+The fields every plugin on the unit runner shares live in one place: :class:`RunConfig` (the per-call
+budget, concurrency, ``resume``) and :class:`ShardedConfig` (AgentBeats' sharding keys on top), each
+with one set of bounds. A plugin extends one of them; to change a shared field's default it redeclares
+the field with the same type (``timeout_s: Timeout = 60``), so the bounds stay the shared ones.
+
 Before the model, :func:`refuse_operator_settings` turns away any key that names something the green
 agent would call with its operator's credentials (an LLM's model or endpoint, an API key): those are
 set by the operator, never by a request, whatever the plugin. A request naming ``judge_api_base`` made
@@ -47,6 +52,7 @@ from pydantic_core import PydanticCustomError, core_schema
 
 from green_agent.core.config_errors import describe
 from green_agent.core.contract import RequestError
+from green_agent.kit.client.calls import Budget
 
 OPERATOR_SETTING = re.compile(
     r"(?:^|_)(?:model|api_base|base_url|endpoint|url|host)s?$",
@@ -85,6 +91,10 @@ class ConfigModel(BaseModel):
         values = self.as_dict()
         values.pop("resume", None)
         return values
+
+    def check(self) -> None:
+        """Cross-field rules a JSON Schema cannot state; raise :class:`RequestError` naming the field
+        (:func:`validate_config` calls it once the fields are valid). Default: none."""
 
 
 ConfigT = TypeVar("ConfigT", bound=ConfigModel)
@@ -127,17 +137,70 @@ NumShards = Annotated[int, Field(ge=1)]
 """AgentBeats' ``num_shards``: units whose index ≡ shard_index (mod num_shards) are assessed."""
 NumInstances = Annotated[int, Field(ge=1)] | None
 """AgentBeats' ``num_instances``: only the first N units, split across all shards; None: every unit."""
+Timeout = Annotated[float, Field(gt=0, le=86_400), KEEP_INT]
+"""Seconds of one call to a participant, retries included: more than 0, at most a day."""
+Retries = Annotated[int, Field(ge=0, le=10)]
+"""Retries of a call after a retryable transport fault."""
+Concurrency = Annotated[int, Field(ge=1, le=256)]
+"""Units in flight at once, per participant."""
+ResponseBytes = Annotated[int, Field(ge=1024, le=1 << 30)]
+"""Largest reply accepted: 1 KiB to 1 GiB."""
+
+
+class RunConfig(ConfigModel):
+    """The config fields every plugin on the unit runner has, with their one set of bounds; a plugin's
+    config extends it (or :class:`ShardedConfig`) and may redeclare a default with the same type."""
+
+    timeout_s: Timeout = 120
+    """Wall-clock budget of one call to one participant (a FOLIO item, an anomaly turn), retries included."""
+    max_retries: Retries = 2
+    """Retries after a retryable transport fault (never after a failed task or a timeout)."""
+    concurrency: Concurrency = 8
+    """Units (items, episodes) in flight at once, per participant."""
+    max_response_bytes: ResponseBytes = 1 << 20
+    """Largest reply accepted from a participant."""
+    resume: bool = False
+    """Continue the journal of an earlier run of this request against the same agents (same cards)."""
+
+    def budget(self) -> Budget:
+        """The budget of one call these settings describe."""
+        return Budget(
+            timeout_s=self.timeout_s, max_retries=self.max_retries, max_response_bytes=self.max_response_bytes
+        )
+
+    @property
+    def run_deadline_s(self) -> float | None:
+        """The whole run's deadline in seconds, or ``None``; a config with a ``deadline_s`` key returns it."""
+        return None
+
+
+class ShardedConfig(RunConfig):
+    """:class:`RunConfig` plus AgentBeats' sharding keys; the plugin applies them to its units."""
+
+    shard_index: ShardIndex = 0
+    """This shard's index, 0 <= shard_index < num_shards."""
+    num_shards: NumShards = 1
+    """With num_shards > 1 only the units whose index ≡ shard_index (mod num_shards) are assessed."""
+    num_instances: NumInstances = None
+    """AgentBeats' num_instances: only the first N units in the benchmark's own order (FOLIO: file order;
+    anomaly: planned order), split across all shards."""
+
+    def check(self) -> None:
+        check_shard(self.shard_index, self.num_shards)
 
 
 def validate_config(model: type[ConfigT], raw: Mapping[str, Any] | None) -> ConfigT:
-    """``raw`` checked against ``model``; raise :class:`RequestError` naming the first bad field."""
+    """``raw`` checked against ``model`` (then its :meth:`~ConfigModel.check`); raise
+    :class:`RequestError` naming the first bad field."""
     values = dict(raw or {})
     refuse_operator_settings(values)
     try:
-        return model.model_validate(values)
+        config = model.model_validate(values)
     except ValidationError as exc:
         field, reason = describe(exc.errors(), values, model_schema(model))
         raise RequestError(field, reason) from None
+    config.check()
+    return config
 
 
 def refuse_operator_settings(raw: Mapping[str, Any]) -> None:

@@ -16,19 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from green_agent.core.config import (
-    KEEP_INT,
-    UNIQUE,
-    ConfigModel,
-    Number,
-    NumInstances,
-    NumShards,
-    ShardIndex,
-    check_shard,
-    schema_command,
-    validate_config,
-)
-from green_agent.kit.client.calls import Budget
+from green_agent.core.config import KEEP_INT, UNIQUE, ShardedConfig, schema_command, validate_config
 
 SCHEMA_NAME = "folio-config"
 SCHEMA_FILE = Path(__file__).parent / "schemas" / f"{SCHEMA_NAME}.schema.json"
@@ -37,7 +25,7 @@ Variant = Literal["original", "rename", "shuffle", "distractor", "negate"]
 SourceFlag = Literal["repaired", "ambiguous_parenthesis", "scope_choice"]
 
 
-class FolioConfig(ConfigModel):
+class FolioConfig(ShardedConfig):
     """The 'config' object of an AgentBeats request to the FOLIO green agent (docs/architecture.md, Budgets)."""
 
     model_config = ConfigDict(  # merged with ConfigModel's
@@ -56,26 +44,10 @@ class FolioConfig(ConfigModel):
     """Assess only the first N items (after seeded ordering and sharding)."""
     seed: int | str | None = None
     """Seed of a stable shuffle of the item order; absent = file order."""
-    timeout_s: Number = Field(120, gt=0, le=86400)
-    """Wall-clock budget of one task to one participant, retries included."""
-    max_retries: int = Field(2, ge=0, le=10)
-    """Retries after a retryable transport fault (never after a failed task or a timeout)."""
-    concurrency: int = Field(8, ge=1, le=512)
-    """Tasks in flight at once, per participant."""
     deadline_s: Annotated[float, Field(gt=0), KEEP_INT] | None = None
     """Budget of the whole run; items not finished by then are timeouts of kind 'deadline'."""
-    max_response_bytes: int = Field(1 << 20, ge=1024, le=1 << 30)
-    """Largest reply accepted from a participant."""
     expose_fol: bool = False
     """Also send the gold FOL of premises and conclusion (the reference agent needs it)."""
-    shard_index: ShardIndex = 0
-    """This shard's index, 0 <= shard_index < num_shards."""
-    num_shards: NumShards = 1
-    """With num_shards > 1 only items whose index ≡ shard_index (mod num_shards) are assessed."""
-    num_instances: NumInstances = None
-    """AgentBeats' num_instances: only the dataset's first N items (file order), split across all shards."""
-    resume: bool = False
-    """Continue the journal of an earlier run of this request against the same agents (same cards)."""
     variants: Annotated[tuple[Variant, ...], Field(min_length=1), UNIQUE] = ("original",)
     """Versions of each item sent: the original and/or prover-verified variants (docs/variants.md)."""
     variants_exclude: Annotated[tuple[SourceFlag, ...], UNIQUE] = ()
@@ -87,18 +59,14 @@ class FolioConfig(ConfigModel):
     data_dir: str | None = Field(None, min_length=1)
     """Root for manifest paths written '{data_dir}/...' (overrides $AGENTBEATS_DATA_DIR)."""
 
-    def budget(self) -> Budget:
-        """The per-call budget these settings describe."""
-        return Budget(
-            timeout_s=self.timeout_s, max_retries=self.max_retries, max_response_bytes=self.max_response_bytes
-        )
+    @property
+    def run_deadline_s(self) -> float | None:
+        return self.deadline_s
 
 
 def parse_config(raw: Mapping[str, Any] | None) -> FolioConfig:
     """Validate ``raw`` and return the config; raise :class:`RequestError` naming the first bad field."""
-    config = validate_config(FolioConfig, raw)
-    check_shard(config.shard_index, config.num_shards)
-    return config
+    return validate_config(FolioConfig, raw)
 
 
 if __name__ == "__main__":
