@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import ConfigDict, Field
 
 from green_agent.anomaly.injection import AnomalyType, Depth
-from green_agent.core.config import (
+from green_agent.plugin import (
     UNIQUE,
     Concurrency,
     Number,

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from green_agent.core.config import KEEP_INT, UNIQUE, ShardedConfig, schema_command, validate_config
+from green_agent.plugin import KEEP_INT, UNIQUE, ShardedConfig, schema_command, validate_config
 
 SCHEMA_NAME = "folio-config"
 SCHEMA_FILE = Path(__file__).parent / "schemas" / f"{SCHEMA_NAME}.schema.json"

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from green_agent.core.contract import Assessor, AssessorContext
-from green_agent.core.registry import Plugin
 from green_agent.folio.declaration import DECLARATION
+from green_agent.plugin import Assessor, AssessorContext, Plugin
 
 
 def create(context: AssessorContext) -> Assessor[Any]:
