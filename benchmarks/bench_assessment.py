@@ -41,8 +41,8 @@ from a2a.client import A2ACardResolver, ClientConfig, ClientFactory  # noqa: E40
 from a2a.types import Message, Part, Role, SendMessageRequest  # noqa: E402
 from google.protobuf.struct_pb2 import Value  # noqa: E402
 
-from green_agent.core.contract import AssessmentRequest  # noqa: E402
-from green_agent.folio.assessor import FolioAssessor  # noqa: E402
+from green_agent.core.contract import AssessmentRequest, AssessorContext  # noqa: E402
+from green_agent.folio.assessor import create  # noqa: E402
 from green_agent.folio.datasets.loaders import load_items  # noqa: E402
 from green_agent.folio.tasks import build_task  # noqa: E402
 from green_agent.kit.client.transport import A2ATransport  # noqa: E402
@@ -140,7 +140,7 @@ async def raw_round_trips(url: str, messages: list[Message], concurrency: int) -
 
 
 async def assessment(url: str, dataset: Path, run_dir: Path, concurrency: int) -> tuple[float, dict]:
-    assessor = FolioAssessor(run_dir)
+    assessor = create(AssessorContext(run_dir))
     plan = assessor.validate(
         AssessmentRequest({"p": url}, {"dataset": str(dataset), "concurrency": concurrency, "timeout_s": 60})
     )

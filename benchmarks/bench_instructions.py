@@ -51,8 +51,8 @@ MARK = "import subprocess, os; subprocess.run(['callgrind_control', '-i', '{stat
 ENGINE = """
 import asyncio, os, subprocess, sys, tempfile
 from pathlib import Path
-from green_agent.core.contract import AssessmentRequest
-from green_agent.folio.assessor import FolioAssessor
+from green_agent.core.contract import AssessmentRequest, AssessorContext
+from green_agent.folio.assessor import create
 from green_agent.kit.client.transport import A2ATransport
 from green_agent.kit.server.serving import settle_heap
 
@@ -62,7 +62,7 @@ def mark(state):
 async def main(url, dataset, concurrency):
     config = {"dataset": dataset, "concurrency": concurrency, "timeout_s": 600}
     with tempfile.TemporaryDirectory() as tmp:
-        assessor = FolioAssessor(Path(tmp))
+        assessor = create(AssessorContext(Path(tmp)))
         plan = assessor.validate(AssessmentRequest({"p": url}, config))
         total = len(plan.items)
 

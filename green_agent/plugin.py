@@ -52,8 +52,10 @@ from green_agent.core.units import (
     Participant,
     ProgressView,
     RoleRun,
+    RunPlan,
     RunSettings,
     UnitPlugin,
+    record_schema,
 )
 from green_agent.kit.client.calls import Budget, CallResult, call_participant
 from green_agent.kit.client.messages import OutboundMessage, Reply, Transport, TransportError
@@ -91,6 +93,7 @@ __all__ = [
     "Retries",
     "RoleRun",
     "RunConfig",
+    "RunPlan",
     "RunSettings",
     "ShardedConfig",
     "Table",
@@ -103,6 +106,7 @@ __all__ = [
     "assessment_id",
     "call_participant",
     "load_schema",
+    "record_schema",
     "reproducibility_block",
     "schema_command",
     "summarize_items",

@@ -9,6 +9,7 @@ example breaks this test.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import importlib.util
 import os
@@ -36,6 +37,9 @@ else:  # pragma: no cover - Python 3.10
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "architecture.md"
 PACKAGE_FILES = ("config.py", "assessor.py", "declaration.py")
+FACADE = "green_agent.plugin"
+"""The one module of ours a plugin imports."""
+MAX_ASSESSOR_LINES = 60
 _BLOCK = re.compile(r"^`(?P<name>[\w.]+)`[^\n]*\n\n```\w*\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
 _QUESTION = re.compile(r"What is (\d+) \+ (\d+)\?")
 
@@ -125,6 +129,39 @@ def test_the_example_packaging_registers_the_plugin_and_runs_its_assessor(plugin
     module, _, attr = target.partition(":")
     source = (plugin_dir / Path(*module.split("."))).with_suffix(".py")
     assert source.is_file()
-    assert f"\n{attr} = Plugin(" in source.read_text(encoding="utf-8")
+    assert f"\n{attr} = ga.Plugin(" in source.read_text(encoding="utf-8")
     scenario = load_scenario(plugin_dir / "scenario.toml")
     assert "--assessor arith_bench.assessor:create" in " ".join(scenario.green.argv or ())
+
+
+def imported_modules(source: str) -> set[str]:
+    """Every module an ``import`` or ``from ... import`` statement of ``source`` names."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0 and node.module, "a relative import"
+            found.add(node.module)
+    return found
+
+
+def test_the_example_imports_only_the_facade_of_ours() -> None:
+    """Besides the standard library and its own package, the example's Python imports
+    ``green_agent.plugin`` and nothing else: no core or kit module, no third-party package."""
+    files = example_files()
+    for name in PACKAGE_FILES:
+        modules = imported_modules(files[name])
+        others = {
+            m
+            for m in modules
+            if m != FACADE
+            and m.split(".")[0] not in sys.stdlib_module_names
+            and m.split(".")[0] != "arith_bench"
+        }
+        assert not others, (name, sorted(others))
+        assert FACADE in modules, name
+
+
+def test_the_example_assessor_is_short() -> None:
+    assert len(example_files()["assessor.py"].splitlines()) <= MAX_ASSESSOR_LINES

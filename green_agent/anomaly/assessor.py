@@ -1,9 +1,9 @@
-"""The anomaly assessor plugin: plan episodes, run them over A2A (one context each), score, journal.
+"""The anomaly plugin: plan episodes, run them over A2A (one context each), score, journal.
 
 ``validate`` checks the config and plans every episode (document, index, depth, feedback pass);
-``run`` is the shared unit runner (:mod:`green_agent.core.runner`) with the episodes as units: it
-plays each participant's episodes with bounded concurrency. A turn goes through
-:func:`~green_agent.kit.client.calls.call_participant`, so timeouts and runtime errors follow the shared
+the shared unit runner (:class:`~green_agent.plugin.UnitAssessor`) serves :class:`AnomalyPlugin`
+with the episodes as units: it plays each participant's episodes with bounded concurrency. A turn
+goes through :func:`~green_agent.plugin.call_participant`, so timeouts and runtime errors follow the shared
 taxonomy; ``max_consecutive_failures`` failed turns in a row end the episode. Finished episodes are
 journaled as they complete; a request with ``resume`` continues the journal of an identical earlier
 run against the same agents (same cards), and says which episodes it took from there.
@@ -25,21 +25,25 @@ from green_agent.anomaly.environment import Environment
 from green_agent.anomaly.injection import inject
 from green_agent.anomaly.metrics import episode_record, scored_reports, summarize
 from green_agent.anomaly.spend import add_usage, participant_llm, participant_usage, turn_usage
-from green_agent.core.contract import (
-    AssessmentRequest,
-    AssessmentResult,
-    AssessorContext,
-    ParticipantPart,
-    ProgressCallback,
-    RequestError,
-)
-from green_agent.core.journal import assessment_id
 from green_agent.core.resume import resume_lines
-from green_agent.core.runner import run_units
-from green_agent.core.schemas import load_schema
-from green_agent.core.units import AssessUnit, FinishedRun, Participant, RoleRun, RunSettings, UnitPlugin
-from green_agent.kit.client.calls import call_participant
-from green_agent.kit.client.messages import OutboundMessage, Transport
+from green_agent.plugin import (
+    AssessmentRequest,
+    AssessorContext,
+    AssessUnit,
+    FinishedRun,
+    OutboundMessage,
+    Participant,
+    ParticipantPart,
+    RequestError,
+    RoleRun,
+    RunPlan,
+    Transport,
+    UnitAssessor,
+    UnitPlugin,
+    assessment_id,
+    call_participant,
+    load_schema,
+)
 
 JOURNAL_SCHEMA = load_schema("green_agent.anomaly", "anomaly-journal")
 """Schema every journaled episode is validated against before it is resumed."""
@@ -57,16 +61,13 @@ class EpisodeSpec:
 
 
 @dataclass(frozen=True)
-class Plan:
-    participants: dict[str, str]
-    config: AnomalyConfig
+class Plan(RunPlan[AnomalyConfig]):
+    """A validated request: every planned episode (its ``identity`` adds the judge and the documents)."""
+
     documents: dict[str, Document]
     episodes: tuple[EpisodeSpec, ...]
-    assessment: str
     judge: JudgeEndpoint | None
     """The operator's judge, or None (reports then match by segment and type only)."""
-    principal: str = ""
-    """Who asked (``AssessmentRequest.principal``): part of the journal key."""
 
 
 def plan_episodes(config: AnomalyConfig, docs: dict[str, Document]) -> list[EpisodeSpec]:
@@ -86,15 +87,14 @@ def plan_episodes(config: AnomalyConfig, docs: dict[str, Document]) -> list[Epis
     return [s for n, s in enumerate(specs) if n % config.num_shards == config.shard_index]
 
 
-class AnomalyAssessor(UnitPlugin[Plan, EpisodeSpec, dict[str, Any]]):
+class AnomalyPlugin(UnitPlugin[Plan, EpisodeSpec, dict[str, Any]]):
     """Multi-turn text-anomaly detection: the green agent as an environment."""
 
     name = "anomaly"
     journal_schema = JOURNAL_SCHEMA
     unit_noun = "episodes"
 
-    def __init__(self, context: AssessorContext, judge: JudgeEndpoint | None = None) -> None:
-        self.context = context
+    def __init__(self, judge: JudgeEndpoint | None = None) -> None:
         self.judge = judge
 
     def validate(self, request: AssessmentRequest) -> Plan:
@@ -117,20 +117,8 @@ class AnomalyAssessor(UnitPlugin[Plan, EpisodeSpec, dict[str, Any]]):
         assessment = assessment_id(
             "anomaly", request.participants, {**config.identity(), **judge}, documents_hash(docs.values())
         )
-        return Plan(
-            dict(request.participants), config, docs, episodes, assessment, self.judge, request.principal
-        )
-
-    def items_per_participant(self, plan: Plan) -> int:
-        """Episodes each participant plays (admission limits count this)."""
-        return len(plan.episodes)
-
-    async def run(self, plan: Plan, transport: Transport, progress: ProgressCallback) -> AssessmentResult:
-        return await run_units(self, plan, transport, progress, run_dir=self.context.run_dir)
-
-    def settings(self, plan: Plan) -> RunSettings:
-        # a participant without a card fails its episodes' turns instead
-        return RunSettings.of(plan.participants, plan.assessment, plan.principal, plan.config)
+        participants = dict(request.participants)
+        return Plan(participants, config, assessment, request.principal, docs, episodes, self.judge)
 
     def units(self, plan: Plan) -> tuple[EpisodeSpec, ...]:
         return plan.episodes
@@ -144,14 +132,8 @@ class AnomalyAssessor(UnitPlugin[Plan, EpisodeSpec, dict[str, Any]]):
 
         return play
 
-    def journal_record(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        return outcome
-
     def record_key(self, record: Mapping[str, Any]) -> tuple[str, str]:
         return record["role"], _key(record["episode_id"], record["feedback"])
-
-    def restore(self, unit: EpisodeSpec, record: Mapping[str, Any]) -> dict[str, Any]:
-        return dict(record)
 
     def participant_fields(
         self, plan: Plan, run: FinishedRun[EpisodeSpec, dict[str, Any]], role: RoleRun[dict[str, Any]]
@@ -274,6 +256,6 @@ def summary_text(parts: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def create(context: AssessorContext) -> AnomalyAssessor:
+def create(context: AssessorContext) -> UnitAssessor[Plan, EpisodeSpec, dict[str, Any]]:
     """Plugin factory (``--assessor anomaly``); the judge is the operator's (environment)."""
-    return AnomalyAssessor(context, judge_from_env())
+    return UnitAssessor(AnomalyPlugin(judge_from_env()), context)

@@ -1,4 +1,4 @@
-"""The one unit runner every plugin's ``run`` goes through (docs/architecture.md, Run loop).
+"""The one unit runner every plugin is served through (docs/architecture.md, Run loop).
 
 :func:`run_units` takes a :class:`~green_agent.core.units.UnitPlugin` and its plan and does, in order:
 the units (the plugin's), the participants' cards, the journal key (request, cards, principal),
@@ -7,7 +7,8 @@ each participant's units with ``concurrency`` workers taking them in order, a ``
 after every outcome, each outcome journaled as it finishes, the journal closed (durable) before the
 result goes out — also when the run is cancelled — and the ``Result`` envelope: one participant part
 per role through :func:`green_agent.core.contract.participant_part`, then the plugin's other parts.
-:class:`UnitAssessor` turns a plugin into an :class:`~green_agent.core.contract.Assessor`.
+:class:`UnitAssessor` turns a plugin into an :class:`~green_agent.core.contract.Assessor`: the one
+way every plugin, built-in (FOLIO, anomaly) or third-party, is served.
 """
 
 from __future__ import annotations
@@ -240,8 +241,9 @@ class UnitAssessor(Generic[PlanT, UnitT, OutcomeT]):
         return self.plugin.validate(request)
 
     def items_per_participant(self, plan: PlanT) -> int:
-        """Units each participant is sent: the green agent's ``--max-items`` admission limit counts these."""
-        return len(self.plugin.units(plan))
+        """Units each participant is sent, at most: the green agent's ``--max-items`` admission limit
+        counts these (:meth:`~green_agent.core.units.UnitPlugin.items_per_participant`)."""
+        return self.plugin.items_per_participant(plan)
 
     async def run(self, plan: PlanT, transport: Transport, progress: ProgressCallback) -> AssessmentResult:
         return await run_units(self.plugin, plan, transport, progress, run_dir=self.run_dir)

@@ -5,47 +5,60 @@ participant is assessed on. The runner owns everything around them: the particip
 journal key, fresh-or-resume, concurrency, progress, cancellation, closing the journal and the
 ``Result`` envelope. A plugin supplies only what is its own, through :class:`UnitPlugin`:
 
-- ``validate``, as every assessor (the request checked, the plan made), and ``settings``: the
-  participants, the request's identity and the budgets the runner needs from the plan;
+- ``validate``, as every assessor (the request checked, the plan made);
 - its units (``units``; ``prepare`` may first complete the plan off the event loop), and how a
-  unit and a journal record are identified (``unit_key``, ``record_key``);
-- how to assess one unit for one participant (``participant`` returns the coroutine function),
-  returning an outcome it can journal (``journal_record``) and read back (``restore``);
-- how to summarise the outcomes (``participant_fields`` per role, ``summarise`` for the text and
-  any extra parts).
+  unit is identified (``unit_key``);
+- how to assess one unit for one participant (``participant`` returns the coroutine function);
+- what a participant's part says (``participant_fields``: its score and the rest, from its outcomes).
 
-Subclass :class:`UnitPlugin` explicitly to inherit the defaults of the optional members
-(``prepare``, ``counters``/``tally``, ``unit_noun``/``progress_text``). The whole table and a
-worked example: docs/architecture.md, Run loop.
+Subclass :class:`UnitPlugin` explicitly to inherit the defaults of the other members: ``settings``
+reads a :class:`RunPlan`; the journal hooks (``journal_schema``, ``journal_record``, ``record_key``,
+``restore``) fit an outcome that is a JSON object with a ``role`` and the unit's ``id``; ``summarise``
+writes a score line per participant; ``prepare``, ``counters``/``tally``, ``unit_noun``/``progress_text``,
+``retain`` and ``items_per_participant`` have neutral defaults. Plugins import all of it from
+:mod:`green_agent.plugin`. The whole table and a worked example: docs/architecture.md, Run loop.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, is_dataclass
 from datetime import datetime
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
+from green_agent.core.config import RunConfig
 from green_agent.core.contract import AssessmentRequest, ParticipantPart, ProgressCallback
+from green_agent.core.journal import assessment_id
 from green_agent.core.resume import CardFailure
 from green_agent.kit.client.messages import Transport
 
 PlanT = TypeVar("PlanT")
 UnitT = TypeVar("UnitT")
 OutcomeT = TypeVar("OutcomeT")
+RunConfigT = TypeVar("RunConfigT", bound=RunConfig)
 
 
-class RunConfig(Protocol):
-    """The config fields every plugin on the runner has (a plugin's config model may have more)."""
+@dataclass(frozen=True)
+class RunPlan(Generic[RunConfigT]):
+    """The usual plan, all :meth:`UnitPlugin.settings` reads by default (a plugin's plan may extend it
+    with its own fields: FOLIO's adds the dataset and the items)."""
 
-    @property
-    def resume(self) -> bool: ...
-    @property
-    def concurrency(self) -> int: ...
-    @property
-    def timeout_s(self) -> float: ...
-    @property
-    def max_retries(self) -> int: ...
+    participants: dict[str, str]
+    """Role -> base URL, in request order (the order of the result's parts)."""
+    config: RunConfigT
+    """The validated config: budgets, concurrency, ``resume`` (and the run's deadline, if it has one)."""
+    identity: str
+    """The request's identity (:func:`~green_agent.core.journal.assessment_id`): the same participants,
+    config and data make the same journal."""
+    principal: str
+    """``AssessmentRequest.principal``: each principal resumes only its own journals."""
+
+    @classmethod
+    def of(cls, request: AssessmentRequest, config: RunConfigT, *data: Any) -> RunPlan[RunConfigT]:
+        """The plan of ``request`` with its validated ``config``; ``data`` (a dataset's hash, the
+        benchmark's name) joins the identity, so a change to it starts a new journal."""
+        ident = assessment_id(request.participants, config.identity(), *data)
+        return cls(dict(request.participants), config, ident, request.principal)
 
 
 @dataclass(frozen=True)
@@ -71,25 +84,30 @@ class RunSettings:
     """The whole run's deadline, handed to the plugin as :attr:`Participant.deadline`."""
 
     @classmethod
-    def of(
-        cls,
-        participants: Mapping[str, str],
-        request_key: str,
-        principal: str,
-        config: RunConfig,
-        deadline_s: float | None = None,
-    ) -> RunSettings:
-        """The settings of a config with the usual fields (a card gets the per-task budget)."""
+    def of(cls, plan: RunPlan[Any]) -> RunSettings:
+        """The settings of a :class:`RunPlan` (a card gets the per-call budget)."""
+        config = plan.config
         return cls(
-            participants,
-            request_key,
-            principal,
+            plan.participants,
+            plan.identity,
+            plan.principal,
             config.resume,
             config.concurrency,
             card_timeout_s=config.timeout_s,
             card_retries=config.max_retries,
-            deadline_s=deadline_s,
+            deadline_s=config.run_deadline_s,
         )
+
+
+def record_schema(*required: str) -> dict[str, Any]:
+    """JSON Schema of a journal line: an object with a string ``role`` and ``id`` (what
+    :meth:`UnitPlugin.record_key` reads by default) and the ``required`` keys (what the plugin reads
+    of a resumed outcome, so a partial line is assessed again instead of failing the result)."""
+    return {
+        "type": "object",
+        "required": ["role", "id", *required],
+        "properties": {"role": {"type": "string"}, "id": {"type": "string"}},
+    }
 
 
 @dataclass(frozen=True)
@@ -162,8 +180,9 @@ class UnitPlugin(Protocol[PlanT, UnitT, OutcomeT]):
 
     name: str
     """The plugin's name: the ``assessor`` of every participant part."""
-    journal_schema: Mapping[str, Any]
-    """JSON Schema every journal record must pass to be resumed (a plugin ships its own: core/schemas.py)."""
+    journal_schema: Mapping[str, Any] = record_schema()
+    """JSON Schema every journal record must pass to be resumed (default: :func:`record_schema`, an
+    object with a ``role`` and an ``id``; FOLIO ships its own file: core/schemas.py)."""
     counters: tuple[str, ...] = ()
     """Extra per-role progress counts, summed from :meth:`tally` (e.g. ``("correct",)``)."""
     unit_noun: str = "units"
@@ -174,8 +193,11 @@ class UnitPlugin(Protocol[PlanT, UnitT, OutcomeT]):
         ...
 
     def settings(self, plan: PlanT) -> RunSettings:
-        """Participants, journal identity and budgets of this plan."""
-        ...
+        """Participants, journal identity and budgets of this plan. Default: those of a
+        :class:`RunPlan` (:meth:`RunSettings.of`); a plan of another type overrides it."""
+        if not isinstance(plan, RunPlan):
+            raise TypeError(f"{type(self).__name__}: its plan is not a RunPlan, so it must define settings()")
+        return RunSettings.of(plan)
 
     async def prepare(self, plan: PlanT, progress: ProgressCallback) -> PlanT:
         """The plan completed with what is too slow for ``validate`` (run before the cards are
@@ -186,6 +208,11 @@ class UnitPlugin(Protocol[PlanT, UnitT, OutcomeT]):
         """The units every participant is assessed on, in order."""
         ...
 
+    def items_per_participant(self, plan: PlanT) -> int:
+        """Units each participant will be sent, at most, known from the plan ``validate`` made (the
+        green agent's ``--max-items`` admission limit counts these). Default: ``len(units(plan))``."""
+        return len(self.units(plan))
+
     def unit_key(self, unit: UnitT) -> str:
         """A unit's identity, unique within the run."""
         ...
@@ -195,16 +222,23 @@ class UnitPlugin(Protocol[PlanT, UnitT, OutcomeT]):
         ...
 
     def journal_record(self, outcome: OutcomeT) -> Mapping[str, Any] | None:
-        """The journal line of a finished outcome; ``None`` when it must be assessed again on resume."""
-        ...
+        """The journal line of a finished outcome; ``None`` when it must be assessed again on resume.
+        Default: the outcome as a JSON object (a mapping as it is, a dataclass through ``asdict``)."""
+        if isinstance(outcome, Mapping):
+            return outcome
+        if is_dataclass(outcome) and not isinstance(outcome, type):
+            return asdict(outcome)
+        raise TypeError(f"{type(self).__name__}: a {type(outcome).__name__} outcome needs journal_record()")
 
     def record_key(self, record: Mapping[str, Any]) -> tuple[str, str]:
-        """``(role, unit key)`` of a valid journal record."""
-        ...
+        """``(role, unit key)`` of a valid journal record. Default: its ``role`` and ``id`` (the
+        outcome's ``id`` is then its unit's :meth:`unit_key`)."""
+        return record["role"], record["id"]
 
     def restore(self, unit: UnitT, record: Mapping[str, Any]) -> OutcomeT | None:
-        """The outcome a journal record holds for ``unit``; ``None`` if it no longer fits the unit."""
-        ...
+        """The outcome a journal record holds for ``unit``; ``None`` if it no longer fits the unit.
+        Default: the record itself, for an outcome that is a mapping (a dataclass outcome overrides it)."""
+        return cast(OutcomeT, dict(record))
 
     def retain(self, outcome: OutcomeT) -> OutcomeT:
         """What the run keeps of an outcome once it is journaled, until the result is built: only
@@ -232,5 +266,6 @@ class UnitPlugin(Protocol[PlanT, UnitT, OutcomeT]):
     def summarise(
         self, plan: PlanT, run: FinishedRun[UnitT, OutcomeT], parts: Sequence[ParticipantPart]
     ) -> tuple[str, Sequence[Mapping[str, Any]]]:
-        """The human summary and any parts after the participants' (e.g. a comparison)."""
-        ...
+        """The human summary and any parts after the participants' (e.g. a comparison). Default: a
+        line per participant, ``role: score/max_score``, and no other part."""
+        return "\n".join(f"{p['role']}: {p['score']:g}/{p['max_score']:g}" for p in parts), ()

@@ -144,12 +144,12 @@ def test_hostile_participants_end_episodes_with_the_right_records(tmp_path):
     ],
 )
 def test_bad_config_is_rejected_naming_the_field(tmp_path, config, field):
-    from green_agent.anomaly.assessor import AnomalyAssessor
+    from green_agent.anomaly.assessor import AnomalyPlugin
     from green_agent.anomaly.config import parse_config
-    from green_agent.core.contract import AssessmentRequest, AssessorContext, RequestError
+    from green_agent.core.contract import AssessmentRequest, RequestError
 
     with pytest.raises(RequestError) as err:
-        AnomalyAssessor(AssessorContext(tmp_path)).validate(AssessmentRequest({"a": "http://x"}, config))
+        AnomalyPlugin().validate(AssessmentRequest({"a": "http://x"}, config))
     assert err.value.field == field
     assert parse_config({"max_steps": 5.0}).max_steps == 5
 

@@ -7,7 +7,7 @@ from typing import Any, get_args
 
 import pytest
 
-from green_agent.anomaly.assessor import AnomalyAssessor
+from green_agent.anomaly.assessor import create as create_anomaly
 from green_agent.core.contract import (
     AssessmentResult,
     Assessor,
@@ -15,7 +15,8 @@ from green_agent.core.contract import (
     ParticipantPart,
     participant_part,
 )
-from green_agent.folio.assessor import FolioAssessor
+from green_agent.core.runner import UnitAssessor
+from green_agent.folio.assessor import create as create_folio
 from green_agent.kit.client.messages import TRANSPORT_ERROR_KINDS, TransportError, TransportErrorKind
 from green_agent.kit.client.transport import A2ATransport
 from tests.support.participants import running_participant
@@ -53,9 +54,10 @@ def test_the_transport_maps_a_refused_connection_and_fetches_cards_as_json() -> 
     assert err.value.kind == "card_unavailable" and err.value.retryable
 
 
-def test_both_plugins_satisfy_the_assessor_protocol(tmp_path) -> None:
-    assert isinstance(FolioAssessor(tmp_path), Assessor)
-    assert isinstance(AnomalyAssessor(AssessorContext(tmp_path)), Assessor)
+def test_both_plugins_are_served_by_the_unit_assessor_like_any_plugin(tmp_path) -> None:
+    for create in (create_folio, create_anomaly):
+        assessor = create(AssessorContext(tmp_path))
+        assert isinstance(assessor, UnitAssessor) and isinstance(assessor, Assessor)
 
 
 def test_a_participant_part_is_its_fields_with_kind_first() -> None:

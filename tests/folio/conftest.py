@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from green_agent.core.contract import AssessmentRequest, AssessmentResult
-from green_agent.folio.assessor import FolioAssessor, FolioPlan
+from green_agent.core.contract import AssessmentRequest, AssessmentResult, AssessorContext
+from green_agent.core.runner import UnitAssessor
+from green_agent.folio.assessor import FolioPlan, create
 from green_agent.folio.datasets.items import FolioItem
 from green_agent.folio.datasets.manifest import resolve_dataset
 from green_agent.kit.client.transport import A2ATransport
@@ -33,8 +34,8 @@ class Progress:
 
 def plan_for(
     run_dir: Path, participants: Mapping[str, str], config: Mapping[str, Any]
-) -> tuple[FolioAssessor, FolioPlan]:
-    assessor = FolioAssessor(run_dir)
+) -> tuple[UnitAssessor[FolioPlan, Any, Any], FolioPlan]:
+    assessor = create(AssessorContext(run_dir))
     return assessor, assessor.validate(AssessmentRequest(dict(participants), dict(config)))
 
 

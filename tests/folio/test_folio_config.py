@@ -60,9 +60,9 @@ def test_errors_name_the_field(config: dict, field: str, words: str) -> None:
 
 def test_manifest_only_refuses_host_paths(tmp_path) -> None:
     from green_agent.core.contract import AssessmentRequest
-    from green_agent.folio.assessor import FolioAssessor
+    from green_agent.folio.assessor import FolioPlugin
 
-    guarded = FolioAssessor(tmp_path, manifest_only=True)
+    guarded = FolioPlugin(tmp_path, manifest_only=True)
     people = {"p": "http://127.0.0.1:1/"}
     sample = Path(__file__).parents[2] / "scenarios/folio/data/sample.jsonl"
     with pytest.raises(RequestError) as err:
@@ -73,7 +73,5 @@ def test_manifest_only_refuses_host_paths(tmp_path) -> None:
     assert err.value.field == "config.data_dir"
     assert guarded.validate(AssessmentRequest(people, {"dataset": "folio-sample", "limit": 2})).items
     assert (
-        FolioAssessor(tmp_path)
-        .validate(AssessmentRequest(people, {"dataset": str(sample), "limit": 2}))
-        .items
+        FolioPlugin(tmp_path).validate(AssessmentRequest(people, {"dataset": str(sample), "limit": 2})).items
     )

@@ -9,7 +9,8 @@ import jsonschema
 import pytest
 
 from green_agent.core.contract import Assessor, AssessorContext
-from green_agent.folio.assessor import FolioAssessor, create
+from green_agent.core.runner import UnitAssessor
+from green_agent.folio.assessor import FolioPlugin, create
 from green_agent.folio.config import parse_config
 from green_agent.folio.engine import select_items
 from green_agent.harness.display import progress_counts
@@ -28,8 +29,9 @@ def check_schema(parts: list[dict]) -> None:
 
 def test_plugin_loads_through_the_server() -> None:
     assessor = load_assessor("folio", AssessorContext(run_dir=Path("unused")))
-    assert isinstance(assessor, FolioAssessor) and isinstance(assessor, Assessor) and assessor.name == "folio"
-    assert isinstance(create(AssessorContext(run_dir=Path("x"))), FolioAssessor)
+    assert isinstance(assessor, UnitAssessor) and isinstance(assessor, Assessor) and assessor.name == "folio"
+    assert isinstance(assessor.plugin, FolioPlugin)
+    assert isinstance(create(AssessorContext(run_dir=Path("x"))).plugin, FolioPlugin)
 
 
 async def test_good_and_naive_participants(tmp_path: Path, sample_items) -> None:

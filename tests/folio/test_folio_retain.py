@@ -1,4 +1,4 @@
-"""What a run keeps of each outcome in memory until the result is built (``FolioAssessor.retain``):
+"""What a run keeps of each outcome in memory until the result is built (``FolioPlugin.retain``):
 no reply text for an answered item, the result's excerpt of a failed one; the journal keeps the
 reply in full, and the result is the same as if everything had been kept.
 
@@ -12,11 +12,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from green_agent.core.contract import AssessmentRequest
+from green_agent.core.contract import AssessmentRequest, AssessorContext
 from green_agent.core.journal import Journal
+from green_agent.core.runner import UnitAssessor
 from green_agent.core.units import FinishedRun, RoleRun
 from green_agent.folio.artifact import ITEM_RAW_LIMIT
-from green_agent.folio.assessor import FolioAssessor
+from green_agent.folio.assessor import FolioPlugin
 from green_agent.folio.datasets.items import FolioItem
 from green_agent.folio.engine import RAW_LIMIT, ItemOutcome
 from green_agent.kit.client.transport import A2ATransport
@@ -27,7 +28,7 @@ REASONING = "Let me think step by step about every premise. " * 60  # ~2,900 cha
 CONFIG = {"limit": 6, "seed": 3, "concurrency": 2}
 
 
-class Watching(FolioAssessor):
+class Watching(FolioPlugin):
     """FOLIO, noting the outcomes the runner hands over to build the result."""
 
     seen: list[ItemOutcome]
@@ -48,7 +49,8 @@ def reply(failing: set[str]) -> Any:
     return answer
 
 
-async def run(assessor: FolioAssessor, url: str, config: Mapping[str, Any]) -> dict[str, Any]:
+async def run(plugin: FolioPlugin, url: str, config: Mapping[str, Any]) -> dict[str, Any]:
+    assessor = UnitAssessor(plugin, AssessorContext(plugin.run_dir))
     plan = assessor.validate(AssessmentRequest({"p": url}, dict(config)))
     async with A2ATransport() as transport:
         result = await assessor.run(plan, transport, Progress())
@@ -103,7 +105,7 @@ def test_retain_trims_the_reply_and_keeps_every_other_field() -> None:
         kind="no_label",
         raw="r" * 900,
     )
-    assessor = FolioAssessor(Path("unused"))
+    assessor = FolioPlugin(Path("unused"))
     assert assessor.retain(answered).record() == {**answered.record(), "raw": None}
     assert assessor.retain(failed).record() == {**failed.record(), "raw": "r" * ITEM_RAW_LIMIT}
 
@@ -124,4 +126,4 @@ def test_a_short_reply_is_kept_without_a_copy() -> None:
         rule="answer_line",
         raw="Answer: True",
     )
-    assert FolioAssessor(Path("unused")).retain(short) is short
+    assert FolioPlugin(Path("unused")).retain(short) is short

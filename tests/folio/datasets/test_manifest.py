@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from green_agent.core.contract import AssessmentRequest, RequestError
-from green_agent.folio.assessor import FolioAssessor
+from green_agent.folio.assessor import FolioPlugin
 from green_agent.folio.datasets.items import DatasetError
 from green_agent.folio.datasets.manifest import (
     DATA_DIR_ENV,
@@ -158,7 +158,7 @@ def test_hf_entry_without_the_extra_says_how_to_install(tree: Path) -> None:
 
 def test_bad_dataset_is_a_rejected_request_naming_config_dataset(tmp_path: Path) -> None:
     with pytest.raises(RequestError) as info:
-        FolioAssessor(tmp_path).validate(AssessmentRequest({"a": "http://x"}, {"dataset": "no-such-dataset"}))
+        FolioPlugin(tmp_path).validate(AssessmentRequest({"a": "http://x"}, {"dataset": "no-such-dataset"}))
     assert info.value.field == "config.dataset" and "unknown dataset" in info.value.message
 
 

@@ -15,9 +15,10 @@ from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.server.context import ServerCallContext
 from a2a.types import Message, Part, Role, SendMessageRequest, Task, TaskState
 
-from green_agent.core.contract import AssessmentResult
+from green_agent.core.contract import AssessmentResult, AssessorContext
 from green_agent.core.journal import Journal
-from green_agent.folio.assessor import FolioAssessor
+from green_agent.core.runner import UnitAssessor
+from green_agent.folio.assessor import FolioPlugin
 from green_agent.kit.client.transport import A2ATransport
 from green_agent.kit.server.limits import ServerLimits
 from green_agent.kit.server.serving import BoundedTaskStore, agent_card, build_app, skill
@@ -121,8 +122,11 @@ async def test_waiting_for_a_call_slot_does_not_count_against_the_items_budget(t
     assert part["answered"] == 4 and part["timeout"] == 0
 
 
-class NaNFolio(FolioAssessor):
+class NaNFolio(UnitAssessor[Any, Any, Any]):
     """The real FOLIO assessor whose result then carries a NaN (a bug we must survive)."""
+
+    def __init__(self, run_dir: Path) -> None:
+        super().__init__(FolioPlugin(run_dir), AssessorContext(run_dir))
 
     async def run(self, plan: Any, transport: Any, progress: Any) -> AssessmentResult:
         result = await super().run(plan, transport, progress)
