@@ -5,7 +5,9 @@ entry point on the green agent's path, found by the real ``importlib.metadata``)
 green agent started as ``--assessor arith``. A participant answers two questions and holds the
 third; the test kills the green agent with SIGKILL there, restarts it on the same run directory,
 sends the same request with ``"resume": true``, and checks that the two finished questions come from
-the journal (never sent again) and that the result is complete.
+the journal (never sent again), that the result is complete, and that the resume line reads the
+plugin's own count ("resumed 2 of 3", from its declaration; it read "of ?" while the line looked for
+FOLIO's and anomaly's field names).
 
 Checked by hand that it fails without the protection: with the runner's ``_fresh_or_resume``
 always starting afresh, the two finished questions are sent again and ``resumed_items`` is 0.
@@ -18,13 +20,17 @@ import contextlib
 import json
 import os
 import signal
+import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from green_agent.core.registry import plugins
+from green_agent.core.resume import resume_lines
 from green_agent.kit.client.messages import OutboundMessage, TransportError
 from green_agent.kit.client.transport import A2ATransport
+from green_agent.report.load import prepare_report
 from tests.support.dist_info import write_dist_info
 from tests.support.green_process import Green, start_green
 from tests.support.participants import ParticipantStats, running_participant
@@ -116,3 +122,22 @@ async def test_the_example_resumes_after_a_sigkill_without_resending(tmp_path: P
         (qid, "ok", qid in finished) for qid in ("0", "1", "2")
     ]
     assert sorted(r["id"] for r in journaled(run_dir)) == ["0", "1", "2"]
+    with installed(site, plugin):  # as the harness and the reports see it once `pip install`ed
+        line = f"adder: resumed 2 of 3 items from journal {part['resumed_from']}"
+        assert resume_lines([part]) == [line]
+        assert line in prepare_report({"participants": {"adder": None}, "results": [part]}).notices
+
+
+@contextlib.contextmanager
+def installed(*paths: Path) -> Iterator[None]:
+    """The example's package and dist-info on this process's path, its plugin in the registry."""
+    saved = list(sys.path)
+    sys.path[:0] = [str(p) for p in paths]
+    plugins.cache_clear()
+    try:
+        yield
+    finally:
+        sys.path[:] = saved
+        plugins.cache_clear()
+        for name in [m for m in sys.modules if m == "arith_bench" or m.startswith("arith_bench.")]:
+            del sys.modules[name]

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from green_agent.core.journal import assessment_id
+from green_agent.core.registry import declaration_for
 from green_agent.kit.client.messages import Transport, TransportError
 from green_agent.kit.redact import redact_url
 from green_agent.kit.retry import Retrier, RetryPolicy
@@ -81,7 +82,8 @@ def journal_key(
 
 
 def resume_lines(results: Sequence[Mapping[str, Any]]) -> list[str]:
-    """One line per participant part that resumed items, e.g. ``p: resumed 29 of 64 items from journal …``."""
+    """One line per participant part that resumed items, e.g. ``p: resumed 29 of 64 items from journal …``;
+    the total is the one the part's result declaration points at (``?`` when no plugin declares the part)."""
     lines = []
     for part in results:
         resumed = part.get("resumed_items")
@@ -89,9 +91,10 @@ def resume_lines(results: Sequence[Mapping[str, Any]]) -> list[str]:
             where = (
                 f"journal {part['resumed_from']}" if part.get("resumed_from") else "an earlier run's journal"
             )
-            total = part.get("total", part.get("episodes_total", "?"))
-            total = int(total) if isinstance(total, float) and total.is_integer() else total
-            lines.append(f"{part.get('role', '?')}: resumed {int(resumed)} of {total} items from {where}")
+            declaration = declaration_for(part)
+            total = declaration.unit_total(part) if declaration is not None else None
+            of = "?" if total is None else total
+            lines.append(f"{part.get('role', '?')}: resumed {int(resumed)} of {of} items from {where}")
     return lines
 
 

@@ -114,6 +114,7 @@ DECLARATION = ResultDeclaration(
     metrics=METRICS,
     sections=SECTIONS,
     units="items",
+    unit_count="total",
     failures=failures,
     hint=hint,
     complete=complete,

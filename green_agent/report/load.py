@@ -120,12 +120,17 @@ def read_results(path: Path) -> dict[str, Any]:
 def _check_part(i: int, part: Any) -> dict[str, Any]:
     if not isinstance(part, dict):
         raise ResultsError(f"results[{i}]: expected an object, got {type(part).__name__}")
-    for key in ("items", "episodes"):
-        rows = part.get(key, [])
-        if isinstance(rows, ItemsOnDisk):
-            continue  # every element was checked to be an object while the file was read
-        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-            raise ResultsError(f"results[{i}].{key}: expected a list of objects")
+    return part
+
+
+def _check_rows(i: int, part: dict[str, Any], declaration: ResultDeclaration) -> dict[str, Any]:
+    """The part, once its per-unit rows (the key its declaration names) are a list of objects."""
+    key = declaration.unit_rows
+    rows = part.get(key, [])
+    if isinstance(rows, ItemsOnDisk):
+        return part  # every element was checked to be an object while the file was read
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise ResultsError(f"results[{i}].{key}: expected a list of objects")
     return part
 
 
@@ -154,7 +159,7 @@ def prepare_report(results: Mapping[str, Any]) -> ReportData:
     participants, others = [], []
     for i, part in enumerate(checked):
         if is_participant_part(part) and (declaration is GENERIC or declaration.claims(part)):
-            participants.append(_complete(i, part, declaration))
+            participants.append(_complete(i, _check_rows(i, part, declaration), declaration))
         else:
             others.append(part)
     repro = next((p for p in others if p.get("kind") == "reproducibility"), None)

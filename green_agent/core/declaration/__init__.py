@@ -103,6 +103,11 @@ class ResultDeclaration:
     """Report sections after the summary table, in order."""
     units: str = "items"
     """What one assessed unit is called (``items``, ``episodes``)."""
+    unit_rows: str = "items"
+    """Key of a part's per-unit rows, a list of objects (FOLIO ``items``, anomaly ``episodes``)."""
+    unit_count: str | None = None
+    """Key of a part's number of assessed units (FOLIO ``total``, anomaly ``episodes_total``); ``None``:
+    the number of its :attr:`unit_rows`. Read by :meth:`unit_total` (the "resumed 4 of 64" lines)."""
     failures: Callable[[Mapping[str, Any]], FailureTally] | None = None
     """How a participant part failed (for the console's failure hints)."""
     hint: Callable[[str, str], str | None] | None = None
@@ -113,6 +118,16 @@ class ResultDeclaration:
     """One sentence under the summary table: how to read its numbers."""
     notices: Callable[[ResultView], Sequence[str]] | None = None
     """Lines every view shows above the summary (e.g. items resumed from an earlier run)."""
+
+    def unit_total(self, part: Mapping[str, Any]) -> int | None:
+        """How many units ``part`` was assessed on, as declared (``None`` if the part does not say)."""
+        if self.unit_count is None:
+            rows = part.get(self.unit_rows)
+            return len(rows) if isinstance(rows, Sequence) and not isinstance(rows, str) else None
+        value = part.get(self.unit_count)
+        if isinstance(value, float) and value.is_integer():
+            return int(value)  # A2A data parts carry every number as a float
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     def claims(self, part: Mapping[str, Any]) -> bool:
         """Whether ``part`` is one of this assessor's participant parts."""
