@@ -21,6 +21,7 @@ from green_agent.core.config import (
     ShardedConfig,
     Timeout,
     schema_command,
+    schema_config,
     validate_config,
 )
 from green_agent.core.contract import (
@@ -109,6 +110,7 @@ __all__ = [
     "record_schema",
     "reproducibility_block",
     "schema_command",
+    "schema_config",
     "summarize_items",
     "validate_config",
 ]

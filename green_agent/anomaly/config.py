@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from green_agent.anomaly.injection import AnomalyType, Depth
 from green_agent.plugin import (
@@ -29,6 +29,7 @@ from green_agent.plugin import (
     ShardedConfig,
     Timeout,
     schema_command,
+    schema_config,
     validate_config,
 )
 
@@ -65,13 +66,7 @@ def judge_from_env(env: Mapping[str, str] | None = None) -> JudgeEndpoint | None
 class AnomalyConfig(ShardedConfig):
     """The 'config' object of an AgentBeats request to the anomaly-detection green agent."""
 
-    model_config = ConfigDict(  # merged with ConfigModel's
-        title="Anomaly-detection assessment config",
-        json_schema_extra={
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": "anomaly-config.schema.json",
-        },
-    )
+    model_config = schema_config("Anomaly-detection assessment config", "anomaly-config.schema.json")
 
     # the shared run fields (ShardedConfig) with anomaly's own defaults; the bounds stay the shared ones
     timeout_s: Timeout = 60

@@ -98,6 +98,13 @@ class ConfigModel(BaseModel):
 
 
 ConfigT = TypeVar("ConfigT", bound=ConfigModel)
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def schema_config(title: str, schema_id: str) -> ConfigDict:
+    """A plugin config's ``model_config``: the title, dialect and ``$id`` of its shipped JSON Schema
+    (pydantic merges it with the base's settings)."""
+    return ConfigDict(title=title, json_schema_extra={"$schema": JSON_SCHEMA_DIALECT, "$id": schema_id})
 
 
 def _keep_int(value: Any, validate: Callable[[Any], Any]) -> Any:

@@ -14,9 +14,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
-from green_agent.plugin import KEEP_INT, UNIQUE, ShardedConfig, schema_command, validate_config
+from green_agent.plugin import (
+    KEEP_INT,
+    UNIQUE,
+    ShardedConfig,
+    schema_command,
+    schema_config,
+    validate_config,
+)
 
 SCHEMA_NAME = "folio-config"
 SCHEMA_FILE = Path(__file__).parent / "schemas" / f"{SCHEMA_NAME}.schema.json"
@@ -28,12 +35,9 @@ SourceFlag = Literal["repaired", "ambiguous_parenthesis", "scope_choice"]
 class FolioConfig(ShardedConfig):
     """The 'config' object of an AgentBeats request to the FOLIO green agent (docs/architecture.md, Budgets)."""
 
-    model_config = ConfigDict(  # merged with ConfigModel's
-        title="FOLIO assessment config",
-        json_schema_extra={
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": "https://github.com/agentified-assessment/schemas/folio-config.schema.json",
-        },
+    model_config = schema_config(
+        "FOLIO assessment config",
+        "https://github.com/agentified-assessment/schemas/folio-config.schema.json",
     )
 
     dataset: str = Field("folio-sample", min_length=1)
