@@ -99,6 +99,11 @@ def participant_part(fields: Mapping[str, Any]) -> ParticipantPart:
     return cast(ParticipantPart, part)
 
 
+RESULT_ARTIFACT = "Result"
+"""Name of the artifact holding the results (AgentBeats convention): the service publishes it, the harness
+reads it."""
+
+
 @dataclass(frozen=True)
 class AssessmentResult:
     """What an assessor hands back: the ``Result`` artifact's parts."""

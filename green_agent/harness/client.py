@@ -15,10 +15,10 @@ import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import SendMessageRequest
 
+from green_agent.core.contract import RESULT_ARTIFACT
 from green_agent.kit.causes import cause_chain
 from green_agent.kit.client.task_fold import MESSAGE_ARTIFACT, MESSAGE_STATE, StatusListener, TaskFold
 from green_agent.kit.parts import restore_ints, user_message
-from green_agent.service.executor import RESULT_ARTIFACT
 
 SILENCE_TIMEOUT_S = 330.0
 """Give up when the green agent sends nothing for this long (it should report every <=10 s)."""

@@ -26,7 +26,7 @@ from typing import Any
 from a2a.server.agent_execution import RequestContext
 from a2a.types import Message, Part, Task
 
-from green_agent.core.contract import AssessmentRequest, Assessor, RequestError
+from green_agent.core.contract import RESULT_ARTIFACT, AssessmentRequest, Assessor, RequestError
 from green_agent.kit.client.transport import A2ATransport
 from green_agent.kit.finite_json import NonFiniteNumber, loads_finite, non_finite_path
 from green_agent.kit.parts import agent_message, data_part
@@ -37,9 +37,6 @@ from green_agent.kit.server.task_executor import Completion, Job, TaskExecutor, 
 from green_agent.kit.server.tenancy import Tenancy
 
 log = logging.getLogger(__name__)
-
-RESULT_ARTIFACT = "Result"
-"""Name of the artifact holding the results (AgentBeats convention)."""
 
 
 def parse_request(text: str) -> AssessmentRequest:
