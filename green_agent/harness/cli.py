@@ -16,8 +16,6 @@ import argparse
 import asyncio
 import atexit
 import contextlib
-import importlib
-import importlib.util
 import os
 import shutil
 import sys
@@ -69,19 +67,14 @@ def _error(message: str, details: list[str] | None = None) -> None:
     sys.stderr.flush()
 
 
-def _report_cli(argv: list[str]) -> Any:
-    """``green_agent.report.cli`` when it exists and the command line may need it (imported lazily)."""
+def _needs_report(argv: list[str]) -> bool:
+    """Whether the command line may be ``agentbeats report`` (or ``--help``, which lists it): only then is
+    the report's command line imported, so that ``agentbeats run`` starts without loading the report."""
     command = next((a for a in argv if not a.startswith("-")), None)
-    if command in ("run", "leaderboard") or importlib.util.find_spec("green_agent.report.cli") is None:
-        return None
-    try:
-        module = importlib.import_module("green_agent.report.cli")
-    except Exception:  # noqa: BLE001 - a broken optional subcommand must not break `run`
-        return None
-    return module if hasattr(module, "add_report_parser") and hasattr(module, "run_report") else None
+    return command not in ("run", "leaderboard")
 
 
-def build_parser(report_module: Any = None) -> argparse.ArgumentParser:
+def build_parser(with_report: bool = True) -> argparse.ArgumentParser:
     parser = cli_args.ArgumentParser(prog=PROG, description="Run AgentBeats assessment scenarios locally.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     run = sub.add_parser("run", help="start a scenario's agents and run the assessment", description=__doc__)
@@ -111,8 +104,10 @@ def build_parser(report_module: Any = None) -> argparse.ArgumentParser:
         action="store_true",
         help="keep the agents' logs after a successful run (always kept on failure)",
     )
-    if report_module is not None:
-        report_module.add_report_parser(sub)
+    if with_report:
+        from green_agent.report.cli import add_report_parser
+
+        add_report_parser(sub)
     add_leaderboard_parser(sub)
     return parser
 
@@ -123,13 +118,14 @@ def main(argv: list[str] | None = None) -> int:
     tolerate_closed_stdout()  # `agentbeats ... | head -2`: a closed pipe ends printing, not the run
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        report_module = _report_cli(argv)
-        args = build_parser(report_module).parse_args(argv)
+        args = build_parser(with_report=_needs_report(argv)).parse_args(argv)
         if args.command == "run":
             return run_command(args)
         if args.command == "leaderboard":
             return run_leaderboard(args, _error)
-        return int(report_module.run_report(args))
+        from green_agent.report.cli import run_report
+
+        return run_report(args)
     except KeyboardInterrupt as exc:  # stopped before or after a run (run_command handles its own)
         print(f"{PROG}: interrupted", file=sys.stderr)
         return exit_status(exc)

@@ -8,11 +8,9 @@ temporary file renamed over the target), so a reader never sees half a file.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -60,29 +58,16 @@ def write_results(path: Path, data: dict[str, Any]) -> None:
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def html_writer() -> Callable[[dict[str, Any], Path], None] | None:
-    """``green_agent.report``'s ``write_html_report`` when it is available."""
-    for module in ("green_agent.report", "green_agent.report.html"):
-        try:
-            writer = getattr(importlib.import_module(module), "write_html_report", None)
-        except ImportError:
-            continue
-        if writer is not None:
-            return writer  # type: ignore[no-any-return]
-    return None
-
-
 def write_html(results: dict[str, Any], output: Path) -> str:
     """Write the HTML report next to the results file; one line saying what happened.
 
     Never raises for the report itself: the results file is written and the report is a bonus.
     """
-    writer = html_writer()
-    if writer is None:
-        return "(HTML report skipped: green_agent.report.write_html_report is not available)"
+    from green_agent.report.html import write_html_report  # matplotlib: only once the results are in
+
     path = html_path(output)
     try:
-        writer(results, path)
+        write_html_report(results, path)
     except Exception as exc:  # noqa: BLE001 - the results file is written; the report is a bonus
         return f"warning: HTML report not written: {type(exc).__name__}: {exc}"
     return f"HTML report written to {path}"
