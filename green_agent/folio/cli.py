@@ -1,51 +1,33 @@
 """The ``folio`` command: a dispatcher whose subcommands live in their own modules.
 
-Each module in :data:`SUBCOMMANDS` exposes ``register(subparsers)``, which adds its parser and sets
-``func`` (``args -> exit status``) with ``set_defaults``. Modules are imported when ``folio`` starts;
-one that is not installed (not written yet, or an optional part) is skipped. Errors are one line on
-stderr, never a traceback.
+Each subcommand module (``verify/cli.py``, ``cleaning/cli.py``, ``variants/cli.py``) exposes
+``register(subparsers)``, which adds its parser and sets ``func`` (``args -> exit status``) with
+``set_defaults``; they keep their heavy imports inside the command, so importing all three is cheap. Errors are one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
-from types import ModuleType
 
+from green_agent.folio.cleaning import cli as cleaning_cli
+from green_agent.folio.variants import cli as variants_cli
+from green_agent.folio.verify import cli as verify_cli
 from green_agent.kit import cli_args
 from green_agent.kit.closed_stdout import tolerate_closed_stdout
 from green_agent.kit.process import apply_process_defaults
 from green_agent.kit.stopping import exit_status, install_stop_signals
 
-SUBCOMMANDS: tuple[str, ...] = (
-    "green_agent.folio.verify.cli",  # folio verify
-    "green_agent.folio.cleaning.cli",  # folio clean / review / diff
-    "green_agent.folio.variants.cli",  # folio variants
-)
-"""Modules that contribute subcommands, in help order."""
-
-
-def _load(module: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name and (module == exc.name or module.startswith(exc.name + ".")):
-            return None  # the module (or its package) is absent: skip the subcommand
-        raise
-
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``folio`` parser with every available subcommand registered."""
+    """The ``folio`` parser with every subcommand registered."""
     parser = cli_args.ArgumentParser(
         prog="folio", description="FOLIO dataset tools: verify, clean, review, diff, variants."
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in SUBCOMMANDS:
-        loaded = _load(module)
-        if loaded is not None:
-            loaded.register(subparsers)
+    for register in (verify_cli.register, cleaning_cli.register, variants_cli.register):  # help order
+        register(subparsers)
     return parser
 
 
