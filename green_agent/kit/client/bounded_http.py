@@ -10,12 +10,10 @@ refused: we only ever ask for ``gzip, deflate`` (see :data:`ACCEPT_ENCODING`).
 Two costs of httpx's defaults that grow with the number of calls and connections are cut here:
 each transport loaded the CA bundle into a fresh SSL context (~0.2 s of CPU per client; one
 context now serves the process, built only once an ``https://`` participant is called, in a worker
-thread: :class:`SchemeTransport`), and before every request the connection pool asks each idle
-connection whether its socket is readable, which anyio answers by building a dict of socket
-attributes with a ``getpeername`` system call each time (per request, per pooled connection);
-the socket is now looked up once per connection. The pool's own bookkeeping pass, quadratic in
-the number of connections, is replaced by a linear one (:mod:`green_agent.kit.client.linear_pool`)
-on the httpcore releases that pass was checked against; on any other, httpcore's own pass stays.
+thread: :class:`SchemeTransport`), and the connection pool's bookkeeping pass, quadratic in the
+number of connections, is replaced by a linear one (:mod:`green_agent.kit.client.linear_pool`) on
+the httpcore releases that pass was checked against; on any other, httpcore's own pass stays. That
+is the only private part of httpcore we touch, behind that version check.
 """
 
 from __future__ import annotations
@@ -24,14 +22,11 @@ import asyncio
 import contextvars
 import functools
 import os
-import select
-import socket
 import ssl
 import zlib
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-import httpcore
 import httpx
 
 from green_agent.kit.client.linear_pool import make_linear
@@ -140,79 +135,11 @@ def shared_ssl_context(trust_env: bool = True) -> ssl.SSLContext:
     return _default_ssl_context(cafile or None, capath or None)
 
 
-def _readable(sock: socket.socket | None) -> bool:
-    """True when a read would not block: on an idle keep-alive connection, the server closed it."""
-    if sock is None:
-        return False
-    if sock.fileno() == -1:
-        return True
-    if hasattr(select, "poll"):
-        poller = select.poll()
-        poller.register(sock, select.POLLIN)
-        return bool(poller.poll(0))
-    return bool(select.select([sock], [], [], 0)[0])
-
-
-class _SocketCachingStream(httpcore.AsyncNetworkStream):
-    """A network stream that answers the pool's "is it readable?" from a socket looked up once."""
-
-    def __init__(self, inner: httpcore.AsyncNetworkStream) -> None:
-        self._inner = inner
-        self._socket: socket.socket | None = inner.get_extra_info("socket")
-
-    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return await self._inner.read(max_bytes, timeout)
-
-    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        await self._inner.write(buffer, timeout)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def start_tls(
-        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
-    ) -> httpcore.AsyncNetworkStream:
-        return _SocketCachingStream(await self._inner.start_tls(ssl_context, server_hostname, timeout))
-
-    def get_extra_info(self, info: str) -> Any:
-        if info == "is_readable":
-            return _readable(self._socket)
-        if info == "socket":
-            return self._socket
-        return self._inner.get_extra_info(info)
-
-
-class _SocketCachingBackend(httpcore.AsyncNetworkBackend):
-    """Wraps the pool's network backend so that every stream it opens is a :class:`_SocketCachingStream`."""
-
-    def __init__(self, inner: httpcore.AsyncNetworkBackend) -> None:
-        self._inner = inner
-
-    async def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Iterable[Any] | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        stream = await self._inner.connect_tcp(host, port, timeout, local_address, socket_options)
-        return _SocketCachingStream(stream)
-
-    async def connect_unix_socket(
-        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
-    ) -> httpcore.AsyncNetworkStream:
-        return _SocketCachingStream(await self._inner.connect_unix_socket(path, timeout, socket_options))
-
-    async def sleep(self, seconds: float) -> None:
-        await self._inner.sleep(seconds)
-
-
 class BoundedTransport(httpx.AsyncHTTPTransport):
     """Decodes replies itself under the current :data:`byte_budget`, in bounded steps.
 
     Takes :class:`httpx.AsyncHTTPTransport`'s arguments; ``verify=True`` (the default) uses the
-    process's shared SSL context, and the pool's sockets are looked up once per connection.
+    process's shared SSL context.
     """
 
     def __init__(
@@ -221,13 +148,7 @@ class BoundedTransport(httpx.AsyncHTTPTransport):
         if verify is True and kwargs.get("cert") is None:
             verify = shared_ssl_context(trust_env)
         super().__init__(verify=verify, trust_env=trust_env, **kwargs)
-        pool = getattr(self, "_pool", None)
-        make_linear(pool)  # httpcore's pool bookkeeping grows with connections² (see linear_pool)
-        backend = getattr(pool, "_network_backend", None)
-        if isinstance(
-            backend, httpcore.AsyncNetworkBackend
-        ):  # the pool (or proxy pool) httpx built: wrap its backend
-            pool._network_backend = _SocketCachingBackend(backend)  # type: ignore[union-attr]
+        make_linear(getattr(self, "_pool", None))  # httpcore's bookkeeping grows with connections²
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         request.headers["Accept-Encoding"] = ACCEPT_ENCODING

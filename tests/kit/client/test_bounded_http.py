@@ -1,6 +1,5 @@
 """BoundedTransport's connection pool against a real socket server: dead keep-alive connections are
-noticed (the pool's readability check runs on the socket looked up once), and one SSL context
-serves the process."""
+noticed, and one SSL context serves the process."""
 
 from __future__ import annotations
 

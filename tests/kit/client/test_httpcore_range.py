@@ -129,3 +129,25 @@ def test_a_missing_version_counts_as_unknown(httpcore_version: pytest.MonkeyPatc
     pool = httpcore.AsyncConnectionPool()
     assert not linear_pool.make_linear(pool)
     assert type(pool) is httpcore.AsyncConnectionPool
+
+
+def _shape(pool: object) -> dict[str, type]:
+    """A pool's attributes by the type of their values."""
+    return {name: type(value) for name, value in vars(pool).items()}
+
+
+@pytest.mark.parametrize(
+    ("version", "ours"), [("1.1.0", httpcore.AsyncConnectionPool), ("1.0.9", LinearPool)]
+)
+def test_the_pool_is_httpxs_own_but_for_the_fenced_pass(
+    version: str, ours: type, httpcore_version: pytest.MonkeyPatch
+) -> None:
+    """Nothing private of httpcore is touched outside the version check, and inside it only the pool's
+    class changes (no attribute is added or replaced): checked by hand to fail with the network-backend
+    wrapper BoundedTransport used to install unconditionally."""
+    httpcore_version.setattr(httpcore, "__version__", version)
+    limits = httpx.Limits(max_connections=16, max_keepalive_connections=4)
+    pool = BoundedTransport(limits=limits)._pool
+    plain = httpx.AsyncHTTPTransport(limits=limits)._pool
+    assert type(pool) is ours
+    assert _shape(pool) == _shape(plain)
