@@ -89,6 +89,8 @@ bench: install
 # package has dropped 3.10, the lock pins an older release for it under a marker); -llm (LLM agents'
 # images) and -runtime (green and reference images) are for the images' Python 3.11 only; -build is the build
 # backend of pyproject's [build-system], which every image installs before building our package without isolation.
+# The locks must pin an httpcore inside HTTPCORE_REQUIREMENT (green_agent/kit/client/linear_pool.py; a test checks):
+# pyproject does not cap it, so when `make lock` picks a newer one, check its pool pass and widen the range, or keep the old pin.
 LOCKFLAGS := --generate-hashes --python-version 3.11 --python-platform x86_64-manylinux_2_28 -q
 lock:
 	$(BIN)/python -m pip install -q uv

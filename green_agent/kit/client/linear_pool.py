@@ -25,10 +25,11 @@ gets the connection httpcore would give it, and never a dead one; but a dead idl
 no request reaches stays in the pool until one does, the pool fills up, or the pool closes.
 
 The pass overrides a private method, so it runs only on the httpcore releases it was checked
-against (:data:`HTTPCORE_REQUIREMENT`, which pyproject declares word for word): httpcore 1.0.3
-introduced this pass (encode/httpcore#880) and it is the same, bar a variable's name, up to 1.0.9,
-the release our locks pin. On any other httpcore, :func:`make_linear` leaves the pool as httpcore
-built it and logs one warning: slower at high concurrency, never wrong.
+against (:data:`HTTPCORE_REQUIREMENT`): httpcore 1.0.3 introduced this pass (encode/httpcore#880)
+and it is the same, bar a variable's name, up to 1.0.9, the release our locks pin. On any other
+httpcore, :func:`make_linear` leaves the pool as httpcore built it and logs one warning: slower at
+high concurrency, never wrong. So the range is checked here, at run time, and not in pyproject: an
+installer may pick a newer httpcore (it gets the fallback) rather than be refused one.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ if TYPE_CHECKING:  # a private module: imported for types only, so another httpc
     from httpcore._async.interfaces import AsyncConnectionInterface
 
 HTTPCORE_REQUIREMENT = "httpcore>=1.0.3,<1.0.10"
-"""The httpcore releases :class:`LinearPool` was checked against; pyproject's dependency, verbatim."""
+"""The httpcore releases :class:`LinearPool` was checked against (every lock pins one of them; pyproject
+does not cap httpcore)."""
 
 logger = logging.getLogger(__name__)
 

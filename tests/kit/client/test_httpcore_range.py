@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sys
 from collections.abc import Iterator
 
 import httpcore
 import httpx
 import pytest
+from packaging.requirements import Requirement
 
 from green_agent.kit.client import linear_pool
 from green_agent.kit.client.bounded_http import BoundedTransport
@@ -37,10 +39,23 @@ def httpcore_version(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyP
     linear_pool._supported_here.cache_clear()
 
 
-def test_pyproject_declares_exactly_the_range_the_code_checks() -> None:
-    dependencies = tomllib.loads(PYPROJECT.read_text())["project"]["dependencies"]
-    declared = [d for d in dependencies if d.split(">")[0].split("<")[0].split("=")[0].strip() == "httpcore"]
-    assert declared == [HTTPCORE_REQUIREMENT]
+@pytest.mark.parametrize("version", ["1.0.3", "1.0.9", "1.0.10", "1.1.0", "1.9.0"])
+def test_pyproject_does_not_cap_httpcore_at_the_checked_range(version: str) -> None:
+    """The range is checked at run time (a newer httpcore gets httpcore's own pool), so an installer
+    must not be refused a newer httpcore for it."""
+    dependencies = [Requirement(d) for d in tomllib.loads(PYPROJECT.read_text())["project"]["dependencies"]]
+    declared = [r for r in dependencies if r.name == "httpcore"]
+    assert len(declared) == 1 and declared[0].specifier.contains(version)
+
+
+def test_every_lock_pins_an_httpcore_the_pass_was_checked_against() -> None:
+    """What CI and the images install gets the linear pass, not the fallback."""
+    pins = {
+        lock.name: re.findall(r"^httpcore==([^\s;]+)", lock.read_text(), re.MULTILINE)
+        for lock in sorted(PYPROJECT.parent.glob("requirements*.lock"))
+    }
+    assert pins["requirements.lock"] and pins["requirements-runtime.lock"]
+    assert all(supports(version) for versions in pins.values() for version in versions), pins
 
 
 def test_the_installed_httpcore_is_in_the_range() -> None:
