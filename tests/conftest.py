@@ -4,9 +4,10 @@
   :func:`green_agent.kit.process.apply_process_defaults` as our commands do, before any test module
   (and so a2a-sdk) is imported: a2a-sdk's tracing off unless asked for, the ``ast.parse`` lock on the
   Pythons that need it.
-- **CI fails loudly.** Locally, tests that need Chromium, bubblewrap, the E prover, Amber, the old DuckDB or
-  the shared FOLIO files skip with a reason (shown by ``-rs``). On CI (``CI`` set, as ``.ci/run`` runs) those
-  prerequisites are installed, so such a skip would hide a broken install: it is reported as a failure.
+- **CI fails loudly.** Locally, tests that need Chromium, bubblewrap, the E prover, Amber, the old DuckDB,
+  the shared FOLIO files or the ``duplicates`` command skip with a reason (shown by ``-rs``). On CI (``CI`` set,
+  as ``.ci/run`` runs) those prerequisites are installed (``duplicates``, which the repo cannot install, must be
+  on the CI machine), so such a skip would hide a broken install: it is reported as a failure.
 - **Timeouts scale.** pytest-timeout's limit for each test (the ini default, or its ``timeout`` marker) is
   multiplied by ``TEST_TIME_FACTOR`` (tests/support/timing.py). A test marked ``slow`` (a whole scenario, a
   suite re-run) or one that uses a module-scoped fixture (a real assessment run once for the module, its
@@ -37,6 +38,7 @@ CI_PREREQUISITES = (
     "amber CLI",
     "DuckDB 1.1",
     "duckdb is a dev dependency",
+    "duplicates",
 )
 """Words of a skip reason that name something CI installs."""
 
