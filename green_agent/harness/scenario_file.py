@@ -34,7 +34,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from green_agent.kit.schema_files import schema_command
-from green_agent.kit.toml_errors import first_error, mismatch
+from green_agent.kit.toml_files import StrictTable, first_error, mismatch
 
 SCHEMA_FILE = Path(__file__).parent / "schemas" / "scenario.schema.json"
 """The generated JSON Schema of :class:`ScenarioFile`, shipped for editors and readers outside Python."""
@@ -127,12 +127,6 @@ def _participant_tables(value: Any) -> Any:
     return value
 
 
-class _Strict(BaseModel):
-    """Closed, strict, frozen: a key not named here or a value of another TOML type is an error."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, use_attribute_docstrings=True)
-
-
 Endpoint = Annotated[str, AfterValidator(_endpoint), Field(json_schema_extra={"pattern": "^https?://"})]
 Command = Annotated[
     str, AfterValidator(_text), AfterValidator(_command), Field(json_schema_extra={"pattern": r"\S"})
@@ -142,7 +136,7 @@ EnvName = Annotated[str, AfterValidator(_env_name)]
 EnvValue = Annotated[str, AfterValidator(_env_value)]
 
 
-class AgentTable(_Strict):
+class AgentTable(StrictTable):
     """Keys every agent's table has (``[green_agent]`` and each ``[[participants]]``)."""
 
     endpoint: Endpoint
@@ -204,7 +198,7 @@ class ParticipantTable(AgentTable):
         return self.role or self.name or ""
 
 
-class ScenarioFile(_Strict):
+class ScenarioFile(StrictTable):
     """An agentbeats scenario file (docs/harness.md, Scenario files), as TOML; the harness validates it
     with this model before starting anything."""
 

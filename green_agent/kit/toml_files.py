@@ -1,10 +1,10 @@
-"""A TOML file's validation errors in TOML's words, for files checked by a pydantic model.
+"""TOML files read through strict pydantic models: the models' base, and their errors in TOML's words.
 
-``scenario.toml`` (:mod:`green_agent.harness.scenario`) and the dataset manifest
-(:mod:`green_agent.folio.datasets.manifest`) are validated by strict pydantic models; each file's module
-words the first error as one line naming the place in its own style. What they share is here: which
-error is "first", and the reason of a type mismatch in the terms a TOML author knows
-(``expected a string, got integer``; a TOML table is a dict, an array a list).
+``scenario.toml`` (:mod:`green_agent.harness.scenario_file`) and the dataset manifest
+(:mod:`green_agent.folio.datasets.manifest_file`) are each one model of :class:`StrictTable`s; each
+file's module words the first error as one line naming the place in its own style. What they share is
+here: how strict a table is, which error is "first", and the reason of a type mismatch in the terms a
+TOML author knows (``expected a string, got integer``; a TOML table is a dict, an array a list).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
 from pydantic_core import ErrorDetails
 
 TYPE_NAMES: dict[type, str] = {
@@ -34,6 +35,13 @@ EXPECTED = {
 }
 """pydantic's type-mismatch errors -> what was expected, in TOML terms."""
 _RANK = {"extra_forbidden": 0, "missing": 1}
+
+
+class StrictTable(BaseModel):
+    """A TOML table: closed (an unknown key is an error), strict (a value of another TOML type is an error,
+    no coercion), frozen; each field's docstring is its description in the generated JSON Schema."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, use_attribute_docstrings=True)
 
 
 def toml_type(value: Any) -> str:
