@@ -1,6 +1,7 @@
 """Named datasets: the scenario's ``manifest.toml`` and resolving ``config.dataset`` to items.
 
-A manifest maps names to files (see ``scenarios/folio/manifest.toml`` for the keys). Paths are
+A manifest maps names to files (see ``scenarios/folio/manifest.toml``; its format, the keys and their
+types, is :class:`~green_agent.folio.datasets.manifest_file.ManifestFile`). Paths are
 relative to the manifest's folder, or to the data directory when written ``{data_dir}/...``; the data
 directory is, in order, the request's ``data_dir``, ``$AGENTBEATS_DATA_DIR``, or the manifest's own
 ``data_dir``. The manifest itself is ``$AGENTBEATS_MANIFEST`` or ``scenarios/folio/manifest.toml`` of
@@ -19,12 +20,15 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from green_agent.folio.datasets.items import DatasetError, FolioItem
 from green_agent.folio.datasets.loaders import infer_split, load_items, sha256_file
+from green_agent.folio.datasets.manifest_file import DatasetEntry, ManifestFile, describe
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -34,43 +38,6 @@ else:  # pragma: no cover
 MANIFEST_ENV = "AGENTBEATS_MANIFEST"
 DATA_DIR_ENV = "AGENTBEATS_DATA_DIR"
 DATA_DIR_TOKEN = "{data_dir}"
-_FORMATS = {
-    "folio-v2": "v2",
-    "folio-v1": "v1",
-    "v2": "v2",
-    "v1": "v1",
-    "sample": "sample",
-    "cleaned-csv": "cleaned-csv",
-    "auto": "auto",
-}
-"""Manifest format name -> loader ``fmt``."""
-_ENTRY_KEYS = {"path", "format", "split", "sha256", "fol_from", "hf", "hf_split", "hf_columns", "description"}
-
-
-@dataclass(frozen=True)
-class DatasetEntry:
-    """One named dataset of a manifest."""
-
-    name: str
-    """Manifest key."""
-    format: str
-    """Loader format (``v1``, ``v2``, ``sample``, ``cleaned-csv``, ``auto``)."""
-    path: str | None = None
-    """Path as written in the manifest (``None`` for HuggingFace-only entries)."""
-    split: str | None = None
-    """Split name recorded in results."""
-    sha256: str | None = None
-    """Pinned SHA-256 of the file, if any."""
-    fol_from: str | None = None
-    """Entry whose gold FOL is joined row by row."""
-    hf: str | None = None
-    """HuggingFace dataset id (used only when ``path`` is absent)."""
-    hf_split: str | None = None
-    """Split of the HuggingFace dataset."""
-    hf_columns: Mapping[str, str] = field(default_factory=dict)
-    """FOLIO v2 field -> HuggingFace column, when they differ."""
-    description: str = ""
-    """One line for humans."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +90,7 @@ def default_manifest_path() -> Path:
 
 
 def load_manifest(path: Path | None = None, *, data_dir: str | Path | None = None) -> Manifest:
-    """Parse a manifest; ``data_dir`` overrides ``$AGENTBEATS_DATA_DIR`` and the manifest's own."""
+    """Parse and validate a manifest; ``data_dir`` overrides ``$AGENTBEATS_DATA_DIR`` and the manifest's own."""
     path = Path(path) if path is not None else default_manifest_path()
     try:
         body = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -133,46 +100,15 @@ def load_manifest(path: Path | None = None, *, data_dir: str | Path | None = Non
         ) from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise DatasetError(f"dataset manifest {path}: {exc}") from None
-    root = data_dir or os.environ.get(DATA_DIR_ENV) or body.get("data_dir") or "."
-    root_path = Path(str(root)).expanduser()
+    try:
+        manifest = ManifestFile.model_validate(body)
+    except ValidationError as exc:
+        raise DatasetError(f"dataset manifest {path}: {describe(exc.errors())}") from None
+    root = data_dir or os.environ.get(DATA_DIR_ENV) or manifest.data_dir or "."
+    root_path = Path(root).expanduser()
     if not root_path.is_absolute():
         root_path = (Path.cwd() if data_dir or os.environ.get(DATA_DIR_ENV) else path.parent) / root_path
-    datasets = body.get("datasets")
-    if not isinstance(datasets, dict):
-        raise DatasetError(f"dataset manifest {path}: no [datasets.<name>] tables")
-    entries = {name: _entry(path, name, spec) for name, spec in datasets.items()}
-    for entry in entries.values():
-        if entry.fol_from is not None and entry.fol_from not in entries:
-            raise DatasetError(
-                f"dataset manifest {path}: {entry.name}.fol_from names unknown entry {entry.fol_from!r}"
-            )
-    return Manifest(path=path, data_dir=root_path.resolve(), entries=entries)
-
-
-def _entry(path: Path, name: str, spec: Any) -> DatasetEntry:
-    where = f"dataset manifest {path}: [datasets.{name}]"
-    if not isinstance(spec, dict):
-        raise DatasetError(f"{where} must be a table")
-    unknown = sorted(set(spec) - _ENTRY_KEYS)
-    if unknown:
-        raise DatasetError(f"{where}: unknown key(s) {', '.join(unknown)}")
-    fmt = spec.get("format", "auto")
-    if fmt not in _FORMATS:
-        raise DatasetError(f"{where}: unknown format {fmt!r} (expected one of: {', '.join(_FORMATS)})")
-    if not spec.get("path") and not spec.get("hf"):
-        raise DatasetError(f"{where}: needs a 'path' or an 'hf' source")
-    return DatasetEntry(
-        name=name,
-        format=_FORMATS[fmt],
-        path=spec.get("path"),
-        split=spec.get("split"),
-        sha256=(spec.get("sha256") or "").lower() or None,
-        fol_from=spec.get("fol_from"),
-        hf=spec.get("hf"),
-        hf_split=spec.get("hf_split"),
-        hf_columns=dict(spec.get("hf_columns") or {}),
-        description=spec.get("description", ""),
-    )
+    return Manifest(path=path, data_dir=root_path.resolve(), entries=manifest.datasets)
 
 
 def resolve_dataset(
