@@ -18,13 +18,16 @@ import logging
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
 from typing import Any
 
 from green_agent.core.units import Participant
 from green_agent.folio.config import FolioConfig
 from green_agent.folio.datasets.items import FolioItem
 from green_agent.folio.evidence import failure_evidence, sane_usage
+from green_agent.folio.outcome import (
+    ItemOutcome as ItemOutcome,
+)  # the plugin and its result import it from here
+from green_agent.folio.outcome import Status
 from green_agent.folio.tasks import build_task
 from green_agent.kit.client.calls import CallResult, call_participant
 from green_agent.kit.client.messages import Reply
@@ -35,54 +38,6 @@ log = logging.getLogger(__name__)
 
 RAW_LIMIT = 2000
 """Characters of a reply (or failure payload) kept for audit."""
-
-
-@dataclass(frozen=True, slots=True)
-class ItemOutcome:
-    """What happened to one item for one participant (a journal record and a result item)."""
-
-    role: str
-    """Participant role."""
-    id: str
-    """Item id."""
-    gold: str
-    """Gold label."""
-    predicted: str | None
-    """Parsed label; ``None`` for every failure."""
-    status: str
-    """``ok``, ``timeout``, ``runtime_error`` or ``parse_error``."""
-    correct: bool
-    """``status == "ok"`` and ``predicted == gold``."""
-    latency_ms: float | None
-    """Wall time of the call, retries included; ``None`` when never sent."""
-    attempts: int
-    """Attempts made (0 when never sent)."""
-    error: str | None
-    """One-line failure reason."""
-    kind: str | None
-    """Failure kind (``timeout``, ``deadline``, a transport kind, or the parse rule)."""
-    rule: str | None
-    """Parsing rule that decided (``data``, ``answer_line``, ``last_line``, ``boxed``)."""
-    raw: str | None
-    """Reply text (and data parts) or failure payload, truncated to :data:`RAW_LIMIT`."""
-    usage: dict[str, Any] | None = None
-    """Tokens and cost the participant reported in a data part's ``usage`` (also for a failed or
-    canceled task), sanitised; else ``None``."""
-    evidence: dict[str, Any] | None = None
-    """A failed task's structured evidence (per attempt: stage, error, sandbox status...), bounded."""
-    cancel: str | None = None
-    """After a timeout, whether the participant's task was canceled (``canceled``, ``no_task_id``...)."""
-    model: str | None = None
-    """The model the participant declared in this answer's data part (``llm.model``), if any."""
-
-    def record(self) -> dict[str, Any]:
-        """JSON-ready dict (journal line): the fields themselves, not deep copies, as the journal
-        encodes the line at once (``asdict`` copied every nested value of every item)."""
-        return {name: getattr(self, name) for name in _OUTCOME_FIELDS}
-
-
-_OUTCOME_FIELDS = tuple(f.name for f in fields(ItemOutcome))
-"""Journal line keys, in field order (a slotted outcome has no ``vars``)."""
 
 
 def select_items(items: Sequence[FolioItem], config: FolioConfig) -> list[FolioItem]:
@@ -181,7 +136,7 @@ def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
     )
 
 
-def _not_sent(role: str, item: FolioItem, status: str, kind: str, error: str) -> ItemOutcome:
+def _not_sent(role: str, item: FolioItem, status: Status, kind: str, error: str) -> ItemOutcome:
     return ItemOutcome(role, item.id, item.label, None, status, False, None, 0, error, kind, None, None)
 
 
