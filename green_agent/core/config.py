@@ -29,9 +29,7 @@ request may name are its participants.
 
 from __future__ import annotations
 
-import json
 import re
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -52,6 +50,7 @@ from pydantic_core import PydanticCustomError, core_schema
 
 from green_agent.core.config_errors import describe
 from green_agent.core.contract import RequestError
+from green_agent.kit import schema_files
 from green_agent.kit.client.calls import Budget
 
 OPERATOR_SETTING = re.compile(
@@ -236,21 +235,13 @@ def model_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def schema_text(model: type[BaseModel]) -> str:
-    """The JSON Schema file of ``model`` as shipped: two-space indent, UTF-8, one trailing newline."""
-    return json.dumps(model.model_json_schema(), indent=2, ensure_ascii=False) + "\n"
+    """The JSON Schema file of ``model`` as shipped (:func:`green_agent.kit.schema_files.schema_text`)."""
+    return schema_files.schema_text(model.model_json_schema())
 
 
 def schema_command(model: type[BaseModel], path: Path, argv: Sequence[str]) -> int:
     """``python -m green_agent.<plugin>.config [--write]``: print the schema, or rewrite the shipped file."""
-    if list(argv) == ["--write"]:
-        path.write_text(schema_text(model), encoding="utf-8")
-        print(f"wrote {path}")
-        return 0
-    if argv:
-        print(f"usage: python -m <plugin>.config [--write]  (rewrites {path.name})", file=sys.stderr)
-        return 2
-    sys.stdout.write(schema_text(model))
-    return 0
+    return schema_files.schema_command(model.model_json_schema(), path, argv, prog="<plugin>.config")
 
 
 @cache
