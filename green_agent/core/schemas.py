@@ -1,7 +1,8 @@
 """JSON Schemas that plugins ship as package data: ``<plugin package>/schemas/<name>.schema.json``.
 
-Each plugin keeps its own (config, journal line, result part) beside its code; the core reads one by the
-plugin's package and the file's name, and knows no plugin.
+Each plugin keeps its own (config, journal line, result part) beside its code, generated from the types
+that validate the same data where it has them (``python -m <module> --write``, docs/architecture.md,
+Config); the core reads one by the plugin's package and the file's name, and knows no plugin.
 """
 
 from __future__ import annotations
