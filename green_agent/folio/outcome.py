@@ -92,4 +92,4 @@ def journal_schema() -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    sys.exit(schema_command(journal_schema(), SCHEMA_FILE, sys.argv[1:], prog="green_agent.folio.outcome"))
+    sys.exit(schema_command(journal_schema(), SCHEMA_FILE))

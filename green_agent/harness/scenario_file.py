@@ -261,11 +261,4 @@ def describe(errors: Sequence[ErrorDetails]) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(
-        schema_command(
-            ScenarioFile.model_json_schema(),
-            SCHEMA_FILE,
-            sys.argv[1:],
-            prog="green_agent.harness.scenario_file",
-        )
-    )
+    sys.exit(schema_command(ScenarioFile.model_json_schema(), SCHEMA_FILE))

@@ -20,8 +20,17 @@ def schema_text(schema: Mapping[str, Any]) -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
-def schema_command(schema: Mapping[str, Any], path: Path, argv: Sequence[str], *, prog: str) -> int:
-    """``python -m <prog> [--write]``: print the schema, or rewrite the shipped file at ``path``."""
+def schema_command(
+    schema: Mapping[str, Any], path: Path, argv: Sequence[str] | None = None, *, prog: str | None = None
+) -> int:
+    """``python -m <prog> [--write]``: print the schema, or rewrite the shipped file at ``path``.
+
+    ``argv`` defaults to the command line's arguments, ``prog`` to the module ``python -m`` runs.
+    """
+    argv = sys.argv[1:] if argv is None else argv
+    if prog is None:
+        spec = getattr(sys.modules["__main__"], "__spec__", None)
+        prog = spec.name if spec is not None else path.name
     if list(argv) == ["--write"]:
         path.write_text(schema_text(schema), encoding="utf-8")
         print(f"wrote {path}")

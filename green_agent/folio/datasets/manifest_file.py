@@ -138,11 +138,4 @@ def describe(errors: Sequence[ErrorDetails]) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(
-        schema_command(
-            ManifestFile.model_json_schema(),
-            SCHEMA_FILE,
-            sys.argv[1:],
-            prog="green_agent.folio.datasets.manifest_file",
-        )
-    )
+    sys.exit(schema_command(ManifestFile.model_json_schema(), SCHEMA_FILE))
