@@ -16,8 +16,9 @@ import jsonschema
 import pytest
 from pydantic import TypeAdapter
 
+from green_agent.core.contract import AssessorContext
 from green_agent.core.journal import Journal, valid_records
-from green_agent.folio.assessor import JOURNAL_SCHEMA, FolioAssessor
+from green_agent.folio.assessor import JOURNAL_SCHEMA, create
 from green_agent.folio.datasets.items import FolioItem
 from green_agent.folio.outcome import SCHEMA_FILE, ItemOutcome, journal_schema
 from green_agent.kit.schema_files import schema_text
@@ -100,22 +101,23 @@ def test_the_generated_schema_accepts_exactly_what_the_hand_written_one_did() ->
 
 def test_journals_written_before_validate_and_restore_identically(tmp_path: Path, caplog) -> None:
     """Resume's own path: the runner's ``valid_records`` with the plugin's schema, then its ``restore``."""
+    served = create(AssessorContext(run_dir=tmp_path))
+    plugin = getattr(served, "plugin", served)  # the unit plugin, whether served directly or wrapped
     path = tmp_path / "journal" / "items.jsonl"
     path.parent.mkdir()
     shutil.copyfile(OLD_LINES, path)
     with caplog.at_level(logging.WARNING, logger="green_agent.core.journal"):
-        kept = valid_records(Journal(path), JOURNAL_SCHEMA)
+        kept = valid_records(Journal(path), plugin.journal_schema)
     assert kept == old_records() and not caplog.records
-    assessor = FolioAssessor(tmp_path)
     lines = OLD_LINES.read_text(encoding="utf-8").splitlines()
     for line, record in zip(lines, kept, strict=True):
         unit = FolioItem(id=record["id"], premises=("p",), conclusion="c", label=record["gold"])
-        outcome = assessor.restore(unit, record)
+        outcome = plugin.restore(unit, record)
         assert isinstance(outcome, ItemOutcome)
         assert outcome.record() == record
         assert json.dumps(outcome.record(), ensure_ascii=False, separators=(",", ":")) == line
         assert TypeAdapter(ItemOutcome).validate_python(record) == outcome
-        assert assessor.restore(dataclasses.replace(unit, label="changed"), record) is None
+        assert plugin.restore(dataclasses.replace(unit, label="changed"), record) is None
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 SHIPPED = REPO / "scenarios" / "folio" / "manifest.toml"
 ENTRY = '[datasets.a]\npath = "a.jsonl"\n'
 BAD: dict[str, tuple[str, str]] = {
