@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from green_agent.anomaly.injection import TYPES
+from green_agent.kit.errors import InputError
 from green_agent.llm import last_json_object
 
 ACTIONS: dict[str, str] = {
@@ -34,7 +35,7 @@ SEGMENT_MENTION = re.compile(r"\bS(\d+)\b")
 MAX_TEXT = 2000
 
 
-class ActionError(ValueError):
+class ActionError(InputError, ValueError):
     """The reply holds no valid action."""
 
     def __init__(self, kind: str, message: str) -> None:

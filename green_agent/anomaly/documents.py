@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from green_agent.kit.errors import DataError
+
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "anomaly" / "documents"
 """The documents shipped in the repository (overridden by ``$ANOMALY_DOCUMENTS_DIR``)."""
 
@@ -33,7 +35,7 @@ SLOT_KINDS = ("number", "year", "entity", "claim")
 _MARKER = re.compile(r"\{([a-z][a-z0-9_]*)(?::(role))?(?:\|([^|{}]+)\|([^|{}]+))?\}")
 
 
-class DocumentError(ValueError):
+class DocumentError(DataError, ValueError):
     """A document file breaks the format or is inconsistent with its own annotations."""
 
 

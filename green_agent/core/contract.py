@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, TypedDict, TypeVar, cast, runtime_checkable
 
 from green_agent.kit.client.messages import Transport
+from green_agent.kit.errors import InputError
 
 
-class RequestError(ValueError):
+class RequestError(InputError, ValueError):
     """The assessment request is invalid; the task is *rejected* with this message.
 
     ``field`` names the offending field as a dotted path (``config.timeout_s``).

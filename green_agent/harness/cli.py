@@ -32,6 +32,7 @@ from green_agent.harness.scenario import Scenario, ScenarioError, load_scenario
 from green_agent.kit import cli_args
 from green_agent.kit.cli_args import positive_seconds
 from green_agent.kit.closed_stdout import tolerate_closed_stdout
+from green_agent.kit.errors import AssessmentError
 from green_agent.kit.process import apply_process_defaults
 from green_agent.kit.stopping import (
     HeldStops,
@@ -52,7 +53,7 @@ EXIT_PARTICIPANT_FAILED = 3
 """The assessment completed, but some participant failed every item (its results are written)."""
 
 
-class RunFailed(Exception):
+class RunFailed(AssessmentError):
     """The run cannot go on; the message is one line, ``details`` are extra indented lines."""
 
     def __init__(self, message: str, details: list[str] | None = None) -> None:

@@ -18,13 +18,14 @@ from a2a.types import SendMessageRequest
 from green_agent.core.contract import RESULT_ARTIFACT
 from green_agent.kit.causes import cause_chain
 from green_agent.kit.client.task_fold import MESSAGE_ARTIFACT, MESSAGE_STATE, StatusListener, TaskFold
+from green_agent.kit.errors import UnavailableError
 from green_agent.kit.parts import restore_ints, user_message
 
 SILENCE_TIMEOUT_S = 330.0
 """Give up when the green agent sends nothing for this long (it should report every <=10 s)."""
 
 
-class StreamError(RuntimeError):
+class StreamError(UnavailableError, RuntimeError):
     """The green agent could not be reached, or its stream broke or ended early (one-line message)."""
 
 

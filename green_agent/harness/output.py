@@ -14,8 +14,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from green_agent.kit.errors import UnavailableError
 
-class OutputError(Exception):
+
+class OutputError(UnavailableError):
     """A results file cannot be written (one line)."""
 
 

@@ -33,6 +33,7 @@ import httpx
 
 from green_agent.harness.ports import HARNESS_ENV, foreign_listener, left_behind, port_in_use
 from green_agent.harness.scenario import AgentSpec
+from green_agent.kit.errors import UnavailableError
 
 LOG_TAIL_LINES = 15
 """How many log lines an error about an agent that did not come up shows."""
@@ -54,7 +55,7 @@ def _die_with_harness(harness_pid: int) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
 
 
-class AgentStartError(RuntimeError):
+class AgentStartError(UnavailableError, RuntimeError):
     """An agent could not be started or did not serve its card. ``log_tail`` holds its last lines."""
 
     def __init__(self, message: str, log_tail: Sequence[str] = ()) -> None:

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from green_agent.harness.scenario_file import ENV_REFERENCE, AgentTable, ScenarioFile, describe
+from green_agent.kit.errors import InputError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -30,7 +31,7 @@ LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0", "::"})
 """Hosts whose ports the harness checks before starting an agent's ``cmd``."""
 
 
-class ScenarioError(ValueError):
+class ScenarioError(InputError, ValueError):
     """The scenario file is missing, unparsable or invalid; the message is one line."""
 
 

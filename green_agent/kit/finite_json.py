@@ -13,8 +13,10 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from green_agent.kit.errors import InputError
 
-class NonFiniteNumber(ValueError):
+
+class NonFiniteNumber(InputError, ValueError):
     """A JSON document holds ``NaN``/``Infinity``; ``path`` names where (``config.timeout_s``)."""
 
     def __init__(self, path: str, token: str) -> None:

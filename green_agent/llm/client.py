@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from green_agent.kit.errors import AssessmentError, UnavailableError
 from green_agent.kit.retry import Retrier, RetryPolicy
 from green_agent.llm.breaker import CircuitBreaker
 from green_agent.llm.endpoint import EndpointFailure, classify_failure, endpoint_name
@@ -39,7 +40,7 @@ _TIMEOUT_GRACE_S = 5.0
 """Our own guard beyond ``request_timeout_s``, for providers that ignore ``timeout``."""
 
 
-class LLMError(RuntimeError):
+class LLMError(UnavailableError, RuntimeError):
     """A completion failed for good; ``kind`` names the cause (see :mod:`green_agent.llm.endpoint`)
     or is ``circuit_open`` when the breaker failed it without trying, ``no_key`` when the key rule
     (:mod:`green_agent.llm.keys`) refused it before anything was sent."""
@@ -274,7 +275,7 @@ class LLMClient:
         return Completion(text=text, usage=usage, time_ms=elapsed, attempts=attempts)
 
 
-class _Failed(Exception):
+class _Failed(AssessmentError):
     """A classified provider failure, inside the retry loop."""
 
     def __init__(self, failure: EndpointFailure) -> None:

@@ -22,6 +22,8 @@ import os
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
+from green_agent.kit.errors import InputError
+
 KEY_ENV = "LLM_API_KEY"
 """The one variable every LLM caller reads for its key (before the provider's own)."""
 LOCAL_PLACEHOLDER_KEY = "local-no-key"
@@ -41,7 +43,7 @@ PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
 """Providers whose credentials are always an environment key (any one of these, as litellm reads them)."""
 
 
-class MissingKey(ValueError):
+class MissingKey(InputError, ValueError):
     """No key is configured for a provider that needs one (raised before any request)."""
 
 

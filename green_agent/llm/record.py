@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from green_agent.kit.errors import DataError
 from green_agent.llm.usage import Usage, sane_count
 
 PROMPTS = "prompts.jsonl"
@@ -36,7 +37,7 @@ MAX_RECORD_BYTES = 1 << 30
 """Largest record a replay reads (a record is input: it may come from anyone)."""
 
 
-class RecordError(ValueError):
+class RecordError(DataError, ValueError):
     """A record cannot be read (missing, torn, too large); the message is one line."""
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from green_agent.kit.errors import UnavailableError
 from green_agent.llm.record import RecordedAnswer, Recorder, Replay, request_key
 from green_agent.llm.replay_server import ReplayServer
 from green_agent.llm.usage import Usage
@@ -20,7 +21,7 @@ REPLAY_KEY = "replay"
 """What a replayed call sends as its key (the local replay server checks none)."""
 
 
-class NotRecorded(LookupError):
+class NotRecorded(UnavailableError, LookupError):
     """A replayed run asked for something the record does not hold."""
 
 

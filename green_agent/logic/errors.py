@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from green_agent.kit.errors import InputError
+
 #: The error kinds `FolSyntaxError.kind` can take.
 ERROR_KINDS = (
     "empty",
@@ -34,7 +36,7 @@ def excerpt_at(text: str, line: int, column: int) -> str:
     return f"{src}\n{' ' * max(column - 1, 0)}^"
 
 
-class FolSyntaxError(ValueError):
+class FolSyntaxError(InputError, ValueError):
     """A formula that does not parse; `kind` is one of `ERROR_KINDS`, positions are 1-based."""
 
     def __init__(self, kind: str, message: str, text: str, line: int, column: int) -> None:

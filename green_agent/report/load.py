@@ -16,6 +16,7 @@ from green_agent.core.declaration import Metric, ReportSection, ResultDeclaratio
 from green_agent.core.registry import declaration_for
 from green_agent.core.resume import resume_notices
 from green_agent.core.scoring.compare import is_participant_part
+from green_agent.kit.errors import DataError
 from green_agent.report.stream import (
     STREAM_ABOVE_BYTES,
     ChangedOnDisk,
@@ -35,7 +36,7 @@ GENERIC = ResultDeclaration(
 """For participant parts no installed plugin declares: the score only, never another assessor's view."""
 
 
-class ResultsError(ValueError):
+class ResultsError(DataError, ValueError):
     """The results file is missing, not JSON, or not shaped like ``{"participants", "results"}``."""
 
 

@@ -22,6 +22,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, overload
 
+from green_agent.kit.errors import DataError
+
 STREAM_ABOVE_BYTES = 4 << 20
 """Files larger than this are streamed (smaller ones: ``json.loads``)."""
 LAZY_ABOVE = 1_000
@@ -34,11 +36,11 @@ _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 
 
-class NotStreamable(ValueError):
+class NotStreamable(DataError, ValueError):
     """The file is not a results document this reader walks (the caller reads it with ``json.loads``)."""
 
 
-class ChangedOnDisk(ValueError):
+class ChangedOnDisk(DataError, ValueError):
     """The results file changed between two passes over its items."""
 
 

@@ -22,9 +22,11 @@ from green_agent.core.contract import Assessor, AssessorContext, AssessorFactory
 from green_agent.core.registry import plugin_named, plugins
 from green_agent.kit import cli_args
 from green_agent.kit.cli_args import positive_int, positive_seconds
+from green_agent.kit.errors import InputError
 from green_agent.kit.server.connection_limits import ConnectionLimits
 from green_agent.kit.server.intake import IntakeContextBuilder
 from green_agent.kit.server.limits import ServerLimits
+from green_agent.kit.server.listener import PortError
 from green_agent.kit.server.serving import (
     add_server_args,
     agent_card,
@@ -38,7 +40,7 @@ from green_agent.service.admission import Admitting
 from green_agent.service.executor import AssessmentExecutor
 
 
-class PluginError(Exception):
+class PluginError(InputError):
     """The ``--assessor`` value does not name a loadable plugin."""
 
 
@@ -185,19 +187,23 @@ def main(argv: list[str] | None = None) -> int:
             "is the only way to it",
             file=sys.stderr,
         )
-    serve(
-        create_app(
-            assessor,
-            card_url_from_args(args),
-            limits_from_args(args),
-            private_errors=manifest_only,
-            tenancy=tenancy,
-        ),
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        connections=connection_limits_from_args(args),
-    )
+    try:
+        serve(
+            create_app(
+                assessor,
+                card_url_from_args(args),
+                limits_from_args(args),
+                private_errors=manifest_only,
+                tenancy=tenancy,
+            ),
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            connections=connection_limits_from_args(args),
+        )
+    except PortError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     return 0
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from green_agent.kit.errors import InputError
 from green_agent.logic.entailment import Decision
 from white_agents.autoformalizer.smt_whitelist import MAX_SMT2_BYTES, SmtRejected, check_smt2
 from white_agents.autoformalizer.trusted_decider import DecisionFailed, decide_in_sandbox
@@ -155,7 +156,7 @@ def harness_result(stdout: str) -> dict[str, Any] | None:
     return None
 
 
-class SmtError(ValueError):
+class SmtError(InputError, ValueError):
     """The exported SMT-LIB was refused or could not be decided."""
 
 

@@ -7,6 +7,7 @@ import asyncio
 import re
 from dataclasses import dataclass
 
+from green_agent.kit.errors import InputError
 from green_agent.logic import FolSyntaxError, decide
 from white_agents.autoformalizer import prompts
 from white_agents.autoformalizer.checks import extract_block
@@ -16,7 +17,7 @@ from white_agents.common.task import FolioTask
 _LINE = re.compile(r"^\s*(?:[-*]\s*)?(P\s*(\d+)|C)\s*[:.)]\s*(.*?)\s*$", re.IGNORECASE)
 
 
-class FormulaBlockError(ValueError):
+class FormulaBlockError(InputError, ValueError):
     """The formula block does not follow the ``P<i>: … / C: …`` format."""
 
 

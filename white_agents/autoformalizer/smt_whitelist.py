@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from green_agent.kit.errors import InputError
+
 MAX_SMT2_BYTES = 256 << 10
 """Largest export accepted (a FOLIO problem is a few KiB)."""
 MAX_DEPTH = 200
@@ -53,7 +55,7 @@ _TOKEN = re.compile(
 )
 
 
-class SmtRejected(ValueError):
+class SmtRejected(InputError, ValueError):
     """The exported SMT-LIB is outside the whitelist; the message says where and why."""
 
 

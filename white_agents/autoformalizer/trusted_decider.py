@@ -14,6 +14,7 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
+from green_agent.kit.errors import InputError
 from green_agent.logic import entailment
 from green_agent.logic.entailment import Decision, Verdict
 from white_agents.autoformalizer.sandbox.runner import run_sandboxed
@@ -84,7 +85,7 @@ RESULT_SCHEMA = {
 _VALIDATOR = Draft202012Validator(RESULT_SCHEMA)
 
 
-class DecisionFailed(ValueError):
+class DecisionFailed(InputError, ValueError):
     """The decider could not decide: unreadable SMT-LIB, wrong count, solver error or a failed run."""
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from green_agent.kit import cli_args
+from green_agent.kit.errors import InputError
 from green_agent.llm import Completion, LLMError, LLMSettings, Messages, Usage, load_litellm
 from green_agent.llm import LLMClient as SharedLLMClient
 from green_agent.llm.keys import KEY_ENV
@@ -50,7 +51,7 @@ REPLAY_ENV = "LLM_REPLAY_DIR"
 """Environment variable for ``--replay``."""
 
 
-class ConfigError(ValueError):
+class ConfigError(InputError, ValueError):
     """The LLM settings are unusable (no model configured, bad value)."""
 
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from green_agent.kit.errors import AssessmentError, InputError
 from green_agent.llm import Usage
 from green_agent.logic.answers import read_value
 from green_agent.logic.labels import LABELS
@@ -62,7 +63,7 @@ class FolioTask:
         return "\n".join(lines)
 
 
-class TaskFormatError(ValueError):
+class TaskFormatError(InputError, ValueError):
     """The incoming message carries no usable problem."""
 
 
@@ -128,7 +129,7 @@ class Answer:
         return out
 
 
-class AgentFailure(Exception):
+class AgentFailure(AssessmentError):
     """The agent could not answer; the task ends ``failed`` with this message and the diagnostics."""
 
     def __init__(

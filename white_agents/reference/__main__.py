@@ -4,7 +4,9 @@ from green_agent.kit.process import apply_process_defaults
 
 apply_process_defaults()  # before the server's imports bring in a2a-sdk: see green_agent/kit/process.py
 
+import sys  # noqa: E402
+
 from white_agents.reference.server import main  # noqa: E402
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -9,11 +9,12 @@ from typing import Any
 
 from a2a.types import Part
 
+from green_agent.kit.errors import InputError
 from green_agent.kit.parts import data_part, message_data
 from green_agent.kit.server.task_executor import Completion, Job, TaskExecutor, TaskFailed
 
 
-class TaskInputError(ValueError):
+class TaskInputError(InputError, ValueError):
     """The task cannot be answered by this agent; the message says why (one line)."""
 
 

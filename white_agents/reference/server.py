@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Sequence
 
 from starlette.types import ASGIApp
 
 from green_agent.kit import cli_args
+from green_agent.kit.server.listener import PortError
 from green_agent.kit.server.serving import (
     add_server_args,
     agent_card,
@@ -42,8 +44,8 @@ def create_app(card_url: str, *, timeout_ms: int = 5000) -> ASGIApp:
     return build_app(ReferenceExecutor(timeout_ms=timeout_ms), card)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Serve the reference agent until interrupted."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Serve the reference agent until interrupted; 1 with one line if it cannot listen."""
     parser = cli_args.ArgumentParser(prog="python -m white_agents.reference", description=__doc__)
     add_server_args(parser, default_port=DEFAULT_PORT)
     parser.add_argument(
@@ -54,9 +56,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     threading.Thread(target=warm, name="warm-solver", daemon=True).start()  # while the server starts
-    serve(
-        create_app(card_url_from_args(args), timeout_ms=args.timeout_ms),
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-    )
+    try:
+        serve(
+            create_app(card_url_from_args(args), timeout_ms=args.timeout_ms),
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+        )
+    except PortError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    return 0

@@ -14,6 +14,7 @@ from typing import Any
 
 from green_agent.folio.cleaning.decisions import Review, append_decision, decisions_path, load_reviews
 from green_agent.folio.datasets.items import DatasetError, FolioItem, normalise_label
+from green_agent.kit.errors import AssessmentError
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
@@ -21,7 +22,7 @@ Say = Callable[[str], None]
 ACTIONS = "[a]ccept  [e]dit formula  [l] change label  [m]ark ambiguous  [s]kip  [q]uit"
 
 
-class Quit(Exception):
+class Quit(AssessmentError):
     """The reviewer quit (``q`` or end of input)."""
 
 

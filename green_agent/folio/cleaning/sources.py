@@ -10,9 +10,10 @@ from green_agent.folio.cleaning.output import QUEUE_FILE, write_outputs
 from green_agent.folio.cleaning.state import RunState, StateError
 from green_agent.folio.datasets.items import DatasetError, FolioItem
 from green_agent.folio.datasets.loaders import load_items, sha256_file
+from green_agent.kit.errors import DataError
 
 
-class SourceError(ValueError):
+class SourceError(DataError, ValueError):
     """The source file or the run directory cannot be used; the message is one line."""
 
 

@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from green_agent.kit.errors import DataError
+
 STATE_FILE = "state.jsonl"
 """Journal file name inside the output directory."""
 
@@ -20,7 +22,7 @@ OUTCOMES: tuple[str, ...] = ("passed", "repaired", "queued")
 """Final outcomes of an item; an item without one is still pending."""
 
 
-class StateError(ValueError):
+class StateError(DataError, ValueError):
     """The output directory holds a run that cannot be continued; the message is one line."""
 
 

@@ -16,11 +16,12 @@ from typing import Any
 
 from green_agent.folio.cleaning.llm import CachedLLM, Messages
 from green_agent.folio.cleaning.schemas import schema_errors
+from green_agent.kit.errors import InputError
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 
 
-class MalformedReply(ValueError):
+class MalformedReply(InputError, ValueError):
     """The model never produced a valid answer; ``problems`` lists why, one per attempt."""
 
     def __init__(self, problems: list[str]) -> None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from green_agent.kit.errors import DataError
 from green_agent.logic.labels import LABELS, label_of
 
 __all__ = ["LABELS", "DatasetError", "FolioItem", "normalise_label"]
 
 
-class DatasetError(ValueError):
+class DatasetError(DataError, ValueError):
     """A dataset file or manifest entry cannot be used; the message is one readable line."""
 
 

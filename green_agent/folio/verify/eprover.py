@@ -25,13 +25,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from green_agent.kit.errors import UnavailableError
 from green_agent.logic import Not, Verdict, to_tptp_problem
 from green_agent.logic.problem import Problem
 
 _STATUS = re.compile(r"^[#%] SZS status (\w+)", re.MULTILINE)
 
 
-class EproverMissing(RuntimeError):
+class EproverMissing(UnavailableError, RuntimeError):
     """E is not installed; the message says how to install it."""
 
 

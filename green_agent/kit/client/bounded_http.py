@@ -30,6 +30,7 @@ from typing import Any
 import httpx
 
 from green_agent.kit.client.linear_pool import make_linear
+from green_agent.kit.errors import AssessmentError
 
 ACCEPT_ENCODING = "gzip, deflate"
 """The only content codings we ask for (and decode)."""
@@ -40,11 +41,11 @@ byte_budget: contextvars.ContextVar[int | None] = contextvars.ContextVar("http_b
 """Decoded-byte budget of the current call; ``None`` = no cap."""
 
 
-class ResponseTooLarge(httpx.TransportError):
+class ResponseTooLarge(httpx.TransportError, AssessmentError):
     """The decoded reply exceeded its budget (raised while reading, before it is all in memory)."""
 
 
-class UnsupportedEncoding(httpx.TransportError):
+class UnsupportedEncoding(httpx.TransportError, AssessmentError):
     """The reply used a content coding we did not ask for."""
 
 

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, get_args
 
+from green_agent.kit.errors import AssessmentError
+
 
 @dataclass(frozen=True)
 class OutboundMessage:
@@ -65,7 +67,7 @@ HTTP or JSON-RPC errors (``http_status``, ``jsonrpc_error``), something that is 
 TRANSPORT_ERROR_KINDS: frozenset[str] = frozenset(get_args(TransportErrorKind))
 
 
-class TransportError(Exception):
+class TransportError(AssessmentError):
     """A participant could not be reached or answered with something that is not a valid reply.
 
     ``kind`` is one of :data:`TransportErrorKind`, a closed set (docs/architecture.md, Failures): anything

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from green_agent.kit.errors import UnavailableError
 from green_agent.kit.server.request_limit import DEFAULT_MAX_REQUEST_BYTES
 from green_agent.kit.server.serving import DEFAULT_TASK_STORE_BYTES
 
@@ -38,7 +39,7 @@ class ServerLimits:
     """Serialized size of the tasks kept in memory; the oldest are forgotten beyond it."""
 
 
-class Busy(Exception):
+class Busy(UnavailableError):
     """Every assessment slot is taken and the queue is full."""
 
 

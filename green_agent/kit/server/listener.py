@@ -17,11 +17,13 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
+from green_agent.kit.errors import UnavailableError
 from green_agent.kit.stopping import STOP_SIGNALS
 
 
-class PortError(SystemExit):
-    """The agent cannot listen where it was asked to (one line, exit status 1)."""
+class PortError(UnavailableError):
+    """The agent cannot listen where it was asked to; the message is the one line its command prints
+    before exiting with status 1."""
 
 
 def bind_listener(host: str, port: int) -> socket.socket:

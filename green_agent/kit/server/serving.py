@@ -276,8 +276,9 @@ def serve(
     """Run the app with uvicorn until a stop signal (after :func:`settle_heap`), behind the read
     deadline and the connection caps of :mod:`green_agent.kit.server.connection_limits`.
 
-    The port is bound here first, so a port in use or a bad host is one line (``error: port 9009 on
-    127.0.0.1 is already in use``, exit 1) rather than uvicorn's log record.
+    The port is bound here first, so a port in use or a bad host raises
+    :class:`~green_agent.kit.server.listener.PortError`, whose one line the command prints (``error:
+    port 9009 on 127.0.0.1 is already in use``, exit 1), rather than uvicorn's log record.
     """
     import uvicorn
 

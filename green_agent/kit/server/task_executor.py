@@ -25,12 +25,13 @@ from a2a.server.events import EventQueue
 from a2a.server.tasks import TaskUpdater
 from a2a.types import Message, Part, Task, TaskArtifactUpdateEvent, TaskState
 
+from green_agent.kit.errors import AssessmentError
 from green_agent.kit.parts import agent_message
 
 log = logging.getLogger(__name__)
 
 
-class TaskRejected(Exception):
+class TaskRejected(AssessmentError):
     """Raised by the work to end the task ``rejected`` (the request itself is unusable)."""
 
     def __init__(self, text: str, data: Mapping[str, Any] | None = None) -> None:
@@ -39,7 +40,7 @@ class TaskRejected(Exception):
         self.data = data
 
 
-class TaskFailed(Exception):
+class TaskFailed(AssessmentError):
     """Raised by the work to end the task ``failed`` with this message (an expected failure)."""
 
     def __init__(self, text: str, data: Mapping[str, Any] | None = None) -> None:

@@ -42,6 +42,8 @@ from starlette.authentication import (
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
+from green_agent.kit.errors import DataError
+
 MIN_TOKEN_CHARS = 16
 """Shortest token accepted: a guessable token would make every task guessable."""
 PRINCIPAL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
@@ -50,7 +52,7 @@ SCHEME = "bearer"
 """Name of the security scheme in the agent card."""
 
 
-class TokenFileError(Exception):
+class TokenFileError(DataError):
     """The tokens file is unusable; the message is one line and never quotes a token."""
 
 
