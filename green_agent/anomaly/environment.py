@@ -16,7 +16,6 @@ from green_agent.anomaly.actions import ACTIONS, Action, mentioned_segments
 from green_agent.anomaly.injection import TYPES, Injected, sid
 from green_agent.anomaly.knowledge import KnowledgeBase
 
-FEEDBACK_MODES = ("none", "neutral", "misleading")
 MISLEAD_P = 0.75
 PREVIEW_WORDS = 6
 

@@ -46,11 +46,6 @@ class Tape:
         self.recorder = Recorder(Path(record_dir)) if record_dir else None
         self.server = ReplayServer(Replay(Path(replay_dir))) if replay_dir else None
 
-    @property
-    def replay_digest(self) -> str | None:
-        """The replayed record's SHA-256 (:func:`green_agent.llm.record.record_digest`), or None."""
-        return None if self.server is None else self.server.replay.digest
-
     def start(
         self, model: str, temperature: float, max_tokens: int | None, messages: Any, kwargs: dict[str, Any]
     ) -> Take:

@@ -11,16 +11,6 @@ from green_agent.folio.cleaning.state import Attempt
 from green_agent.folio.cleaning.structured import Structured, ask_json
 from green_agent.folio.datasets.items import FolioItem
 
-ERROR_CLASSES: tuple[str, ...] = (
-    "bracket",
-    "naming_arity",
-    "quantifier_scope",
-    "wrong_connective",
-    "nl_fol_mismatch",
-    "label_error",
-)
-"""Error classes a diagnosis may name (as in the schema)."""
-
 
 def diagnosis_faults(item: FolioItem, diagnosis: dict[str, Any]) -> list[str]:
     """What the schema cannot check: premise numbers must exist in this item."""

@@ -26,9 +26,6 @@ from green_agent.folio.cleaning.verify_stage import NEEDS_AGENTS, parse_detail
 from green_agent.folio.datasets.items import FolioItem
 from green_agent.folio.verify.check import ItemCheck, verify_items
 
-LABEL_CHANGE_POLICIES: tuple[str, ...] = ("review", "apply")
-"""What to do with a label change that re-verifies: queue it for confirmation, or apply it."""
-
 
 @dataclass(frozen=True)
 class CleanSettings:
@@ -45,7 +42,7 @@ class CleanSettings:
     json_retries: int = 2
     """Retries after a malformed JSON reply, per agent call."""
     label_changes: str = "review"
-    """One of :data:`LABEL_CHANGE_POLICIES`."""
+    """What to do with a label change that re-verifies: ``review`` (queue it for confirmation) or ``apply``."""
 
 
 Log = Callable[[str], None]

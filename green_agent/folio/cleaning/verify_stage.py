@@ -15,8 +15,6 @@ from green_agent.folio.verify.check import ItemCheck, check_item
 
 NEEDS_AGENTS: frozenset[str] = frozenset({"disagrees", "unparsable", "inconsistent", "unknown"})
 """Statuses the critique and refiner agents work on."""
-STRAIGHT_TO_REVIEW: frozenset[str] = frozenset({"not_checkable", "error"})
-"""Statuses that go to human review without an agent attempt."""
 
 
 def recheck(
