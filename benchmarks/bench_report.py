@@ -17,8 +17,11 @@ from pathlib import Path
 
 from goals import check, exit_status, goal
 
-from green_agent.folio.synthetic import make_results
-from green_agent.report.cli import run_report
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT)]  # tests.support.synthetic
+
+from green_agent.report.cli import run_report  # noqa: E402
+from tests.support.synthetic import make_results  # noqa: E402
 
 AGENTS = {"cot": ("uuid-cot", 0.72), "autoformalizer": ("uuid-af", 0.64), "reference": ("uuid-ref", 0.97)}
 

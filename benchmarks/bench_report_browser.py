@@ -195,7 +195,8 @@ def main() -> int:
     if binary is None:
         print("bench_report_browser: no Chromium on PATH (Debian: apt-get install chromium): not run")
         return 0
-    from green_agent.folio.synthetic import make_results
+    sys.path[:0] = [str(ROOT)]
+    from tests.support.synthetic import make_results
 
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         folder = Path(tmp)

@@ -82,7 +82,7 @@ print(json.dumps({"rc": rc, "wall_s": time.perf_counter() - start, "peak_mb": pe
 
 SYNTHETIC = """
 import json, sys
-from green_agent.folio.synthetic import make_results
+from tests.support.synthetic import make_results
 doc = make_results({"p": ("uuid-p", 0.7)}, n=int(sys.argv[2]), seed=1, with_comparison=False)
 with open(sys.argv[1], "w") as out:
     json.dump(doc, out)

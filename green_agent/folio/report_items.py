@@ -97,10 +97,13 @@ def aligned(participants: Sequence[Mapping[str, Any]]) -> bool:
 def iter_item_rows(
     participants: Sequence[Mapping[str, Any]], texts: _Texts | None = None, lockstep: bool | None = None
 ) -> Iterator[dict[str, Any]]:
-    """The rows of :func:`item_rows` one at a time, one per item of the first participant, then the
-    other participants' ids it did not see. Items are read in one pass and never held (a long run's
-    stay in the file: green_agent/report/stream.py): in lockstep when every participant lists the
-    same ids in the same order (:func:`aligned`), else the others' are looked up by id."""
+    """The rows one at a time: one per item of the first participant (in its order), then the other
+    participants' ids it did not see. A row is ``id, gold, premises, conclusion, items`` (one per
+    participant, or None when it did not see the item) and flags ``disagree`` (participants answered
+    with different labels; two failures of different kinds, or a failure next to an answer, are not a
+    disagreement) and ``any_wrong``. Items are read in one pass and never held (a long run's stay in
+    the file: green_agent/report/stream.py): in lockstep when every participant lists the same ids in
+    the same order (:func:`aligned`), else the others' are looked up by id."""
     if not participants:
         return
     texts = texts or _Texts(participants)
@@ -120,14 +123,6 @@ def iter_item_rows(
             if item_id not in done:
                 done.add(item_id)
                 yield _row(item_id, [None, *(o.get(item_id) for o in others)], texts)
-
-
-def item_rows(participants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Rows in first-seen order (the first participant's items in its order): ``id, gold, premises,
-    conclusion, items`` (one per participant or None when it did not see the item) and flags
-    ``disagree`` (participants answered with different labels; two failures of different kinds, or a
-    failure next to an answer, are not a disagreement) and ``any_wrong``."""
-    return list(iter_item_rows(participants))
 
 
 def _answer_cell(item: Mapping[str, Any] | None) -> Cell:

@@ -8,8 +8,8 @@ import re
 from rich.console import Console
 
 from green_agent.folio.artifact import summary_text
-from green_agent.folio.synthetic import make_results
 from green_agent.harness.display import PAIRS_SHOWN, print_results
+from tests.support.synthetic import make_results
 
 SIX = {f"agent{i}": (None, skill) for i, skill in enumerate((0.95, 0.5, 0.9, 0.55, 0.6, 0.92))}
 

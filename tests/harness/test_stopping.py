@@ -13,7 +13,6 @@ from pathlib import Path
 import psutil
 import pytest
 
-from green_agent.folio.synthetic import make_results
 from green_agent.harness.ports import HARNESS_ENV, port_in_use
 from tests.harness.conftest import (
     REPO,
@@ -25,6 +24,7 @@ from tests.harness.conftest import (
 )
 from tests.harness.echo_agent import EXIT_AFTER_STATUS
 from tests.support.servers import free_port
+from tests.support.synthetic import make_results
 from tests.support.timing import scaled, wait_until
 
 pytestmark = pytest.mark.slow

@@ -48,7 +48,6 @@ def test_a_white_agent_reads_its_answer_line_as_the_assessor_does(text: str, lab
 
 def test_the_label_set_has_one_home() -> None:
     import green_agent.folio.datasets.items as items
-    import green_agent.folio.synthetic as synthetic
     import white_agents.common.task as task
 
-    assert items.LABELS is synthetic.LABELS is task.LABELS is LABELS == ("True", "False", "Uncertain")
+    assert items.LABELS is task.LABELS is LABELS == ("True", "False", "Uncertain")

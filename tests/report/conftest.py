@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from green_agent.folio.synthetic import make_results
 from green_agent.folio.variants import KINDS
+from tests.support.synthetic import make_results
 
 AGENTS = {"cot": ("uuid-cot", 0.7), "autoformalizer": ("uuid-af", 0.6), "reference": ("uuid-ref", 0.97)}
 

@@ -72,8 +72,8 @@ def test_the_pager_runs_under_the_csp(tmp_path: Path) -> None:
     of the whole set; the DOM holds one page. benchmarks/bench_report_browser.py clicks through it."""
     import re
 
-    from green_agent.folio.synthetic import make_results
     from green_agent.report.paging import PAGE_ROWS, PAGED_ABOVE
+    from tests.support.synthetic import make_results
 
     n = PAGED_ABOVE + 100
     results = make_results({"a": (None, 0.6), "b": (None, 0.9)}, n=n, seed=7)

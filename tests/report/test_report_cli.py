@@ -62,7 +62,7 @@ def test_participant_text_is_escaped(tmp_path: Path, results: dict[str, Any]) ->
 
 
 def test_missing_texts_show_id(tmp_path: Path) -> None:
-    from green_agent.folio.synthetic import make_results
+    from tests.support.synthetic import make_results
 
     r = make_results(
         {"solo": (None, 0.8)}, n=5, texts=False, usage=False, with_comparison=False, with_repro=False
@@ -141,7 +141,7 @@ def test_module_entry_point(tmp_path: Path) -> None:
 
 def test_item_texts_come_from_the_assessed_dataset() -> None:
     from green_agent.folio.datasets.manifest import resolve_dataset
-    from green_agent.folio.report_items import item_rows
+    from green_agent.folio.report_items import iter_item_rows
     from green_agent.report.load import prepare_report
 
     sample = resolve_dataset("folio-sample")
@@ -157,11 +157,11 @@ def test_item_texts_come_from_the_assessed_dataset() -> None:
         "error": None,
     }
     part = {"kind": "participant", "role": "a", "items": [item], "dataset": sample.info()}
-    (row,) = item_rows(prepare_report({"participants": {"a": None}, "results": [part]}).participants)
+    (row,) = iter_item_rows(prepare_report({"participants": {"a": None}, "results": [part]}).participants)
     assert row["premises"] == list(first.premises) and row["conclusion"] == first.conclusion
 
     part["dataset"] = {**sample.info(), "sha256": "0" * 64}  # another version of the data: ids only
-    (row,) = item_rows(prepare_report({"participants": {"a": None}, "results": [part]}).participants)
+    (row,) = iter_item_rows(prepare_report({"participants": {"a": None}, "results": [part]}).participants)
     assert row["premises"] == [] and row["conclusion"] is None
 
 

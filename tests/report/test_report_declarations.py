@@ -13,10 +13,10 @@ from green_agent.core.declaration.blocks import Table
 from green_agent.core.registry import declaration_for, declarations
 from green_agent.folio.declaration import DECLARATION as FOLIO
 from green_agent.folio.report_sections import confusion
-from green_agent.folio.synthetic import make_results
 from green_agent.harness.display import print_results
 from green_agent.report.html import render_html
 from green_agent.report.load import GENERIC, prepare_report
+from tests.support.synthetic import make_results
 
 
 def test_declarations_are_well_formed() -> None:

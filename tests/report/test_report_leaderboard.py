@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from green_agent.folio.synthetic import make_results
+from tests.support.synthetic import make_results
 
 duckdb = pytest.importorskip("duckdb", reason="duckdb is a dev dependency (pip install duckdb)")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.console import Console
 
-from green_agent.folio.report_items import item_rows
+from green_agent.folio.report_items import iter_item_rows
 from green_agent.report.html import render_html
 from green_agent.report.load import prepare_report
 from green_agent.report.markdown import render_markdown
@@ -83,7 +83,7 @@ def test_accuracy_on_answered_with_nothing_answered_is_no_rate() -> None:
 
 
 def test_different_failures_are_not_disagreements() -> None:
-    rows = {r["id"]: r for r in item_rows(prepare_report(_results()).participants)}
+    rows = {r["id"]: r for r in iter_item_rows(prepare_report(_results()).participants)}
     assert not rows["1"]["disagree"]  # failed / timed out / answered True: one label only
     assert not rows["2"]["disagree"]  # timeout vs runtime error vs parse error: no label at all
     assert rows["3"]["disagree"]  # False vs True

@@ -11,10 +11,10 @@ import json
 import re
 from typing import Any
 
-from green_agent.folio.synthetic import make_results
 from green_agent.report.html import render_html
 from green_agent.report.load import prepare_report
 from green_agent.report.paging import PAGE_ROWS, PAGED_ABOVE
+from tests.support.synthetic import make_results
 
 HOSTILE = "</script><script>alert(1)</script><!-- &amp; \u2028\u2029 </SCRIPT >"
 PAYLOAD = re.compile(r'<script type="application/json" id="rows-items-1">(.*?)</script>', re.S)

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from green_agent.folio.synthetic import make_results
 from green_agent.report import load, stream
 from green_agent.report.html import render_html
 from green_agent.report.markdown import render_markdown
 from green_agent.report.stream import ChangedOnDisk, ItemsOnDisk, NotStreamable, read_streamed
+from tests.support.synthetic import make_results
 
 AGENTS = {"cot": ("uuid-cot", 0.7), "reference": ("uuid-ref", 0.97)}
 

@@ -1,4 +1,4 @@
-"""Synthetic but realistic results documents, for tests, benchmarks and demos of the report."""
+"""Synthetic but realistic FOLIO results documents, for the report's tests and benchmarks."""
 
 from __future__ import annotations
 
