@@ -42,9 +42,10 @@ class AssessmentRequest:
     config: dict[str, Any]
     """Assessor-specific configuration, validated by the assessor's JSON Schema."""
     principal: str = ""
-    """Who sent it, when the agent has principals (``--auth-tokens-file``); '' otherwise. The unit runner
-    folds it into the journal key (:func:`~green_agent.core.resume.journal_key`), so each principal
-    resumes its own journals only."""
+    """Who sent it: the holder of the bearer token (``--auth-tokens-file``); on a public agent without
+    tokens (capability mode) ``task:<task id>``, so each run keeps a journal of its own; '' on a private
+    agent. The unit runner folds it into the journal key (:func:`~green_agent.core.resume.journal_key`),
+    so each principal resumes its own journals only."""
 
 
 ProgressCallback = Callable[[str, Mapping[str, Any]], Awaitable[None]]

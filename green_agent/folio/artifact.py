@@ -2,7 +2,7 @@
 
 The FOLIO plugin's summarising hooks: one human text summary, one flat data part per participant
 (the unit runner adds the envelope; summary fields from
-:func:`green_agent.report.summarize_items`, the dataset, the items, a reproducibility block) and,
+:func:`green_agent.core.scoring.summarize_items`, the dataset, the items, a reproducibility block) and,
 with two or more participants, a paired ``comparison`` part from :mod:`green_agent.core.scoring.compare`.
 The shape is fixed by ``green_agent/folio/schemas/folio-result.schema.json``.
 """

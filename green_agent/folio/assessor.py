@@ -1,11 +1,11 @@
 """The FOLIO plugin: :class:`FolioPlugin`, served by the shared runner (``green_agent.folio.assessor:create``).
 
-``validate`` checks the config, resolves and loads the dataset, selects the items and derives the
-request's identity; the unit runner (:class:`~green_agent.plugin.UnitAssessor`: cards, journal,
-resume, concurrency, progress, envelope) does the rest over this plugin's hooks: the items (or
-their variants) are the units, :class:`~green_agent.folio.engine.ItemSender` assesses one, and
-:mod:`green_agent.folio.artifact` summarises. Participant misbehaviour never raises: it becomes
-item outcomes.
+``validate`` checks the config (the pydantic :class:`~green_agent.folio.config.FolioConfig`), resolves
+and loads the dataset, selects the items and derives the request's identity; the unit runner
+(:class:`~green_agent.plugin.UnitAssessor`: cards, journal, resume, concurrency, progress, envelope)
+does the rest over this plugin's hooks: the items (or their variants) are the units,
+:class:`~green_agent.folio.engine.ItemSender` assesses one, and :mod:`green_agent.folio.artifact`
+summarises. Participant misbehaviour never raises: it becomes item outcomes.
 """
 
 from __future__ import annotations
