@@ -25,7 +25,7 @@ from green_agent.anomaly.environment import Environment
 from green_agent.anomaly.injection import inject
 from green_agent.anomaly.metrics import episode_record, scored_reports, summarize
 from green_agent.anomaly.spend import add_usage, participant_llm, participant_usage, turn_usage
-from green_agent.core.resume import resume_lines
+from green_agent.core.declaration.resumed import resume_lines
 from green_agent.plugin import (
     AssessmentRequest,
     AssessorContext,

@@ -5,7 +5,8 @@ A journal is continued only when the request's config says ``"resume": true`` (`
 (name, version, skills), so an agent swapped behind a role never inherits another agent's answers,
 and the caller's principal when the agent has some, so one principal never resumes another's run.
 Whatever was resumed is said in the result (``resumed_items``, ``resumed_from``, ``resumed`` per
-item), by the harness on the console and as a notice at the top of the HTML report.
+item), by the harness on the console and as a notice at the top of the HTML report
+(:mod:`green_agent.core.declaration.resumed`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from green_agent.core.journal import assessment_id
-from green_agent.core.registry import declaration_for
 from green_agent.kit.client.messages import Transport, TransportError
 from green_agent.kit.redact import redact_url
 from green_agent.kit.retry import Retrier, RetryPolicy
@@ -79,32 +79,3 @@ def journal_key(
     if not principal:
         return assessment_id(request_key, identities)
     return assessment_id(request_key, identities, {"principal": principal})
-
-
-def resume_lines(results: Sequence[Mapping[str, Any]]) -> list[str]:
-    """One line per participant part that resumed items, e.g. ``p: resumed 29 of 64 items from journal …``;
-    the total is the one the part's result declaration points at (``?`` when no plugin declares the part)."""
-    lines = []
-    for part in results:
-        resumed = part.get("resumed_items")
-        if isinstance(resumed, (int, float)) and not isinstance(resumed, bool) and resumed > 0:
-            where = (
-                f"journal {part['resumed_from']}" if part.get("resumed_from") else "an earlier run's journal"
-            )
-            declaration = declaration_for(part)
-            total = declaration.unit_total(part) if declaration is not None else None
-            of = "?" if total is None else total
-            lines.append(f"{part.get('role', '?')}: resumed {int(resumed)} of {of} items from {where}")
-    return lines
-
-
-def resume_notices(results: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The report's notice lines: a warning that answers were reused, then :func:`resume_lines`."""
-    lines = resume_lines(results)
-    if not lines:
-        return []
-    return [
-        "Resumed run: some answers come from an earlier run of the same request against the same agents, "
-        "not from this one.",
-        *lines,
-    ]

@@ -15,7 +15,7 @@ from typing import Any
 
 from green_agent.core.contract import ParticipantPart
 from green_agent.core.declaration.fmt import pvalue
-from green_agent.core.resume import resume_lines
+from green_agent.core.declaration.resumed import resume_lines
 from green_agent.core.scoring import summarize_items
 from green_agent.core.scoring.compare import compare
 from green_agent.folio.datasets.items import LABELS

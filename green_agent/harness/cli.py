@@ -232,7 +232,7 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
             for proc in supervisor.exited():
                 raise supervisor_failure(supervisor, proc, "exited")
             time.sleep(0.5)
-    from green_agent.core.resume import resume_lines
+    from green_agent.core.declaration.resumed import resume_lines
     from green_agent.harness.display import print_results
 
     request = scenario.request()

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from green_agent.core.declaration import Metric, ReportSection, ResultDeclaration, ResultView
+from green_agent.core.declaration.resumed import resume_lines
 from green_agent.core.registry import declaration_for
-from green_agent.core.resume import resume_notices
 from green_agent.core.scoring.compare import is_participant_part
 from green_agent.kit.errors import DataError
 from green_agent.report.stream import (
@@ -34,6 +34,11 @@ GENERIC = ResultDeclaration(
     units="parts",
 )
 """For participant parts no installed plugin declares: the score only, never another assessor's view."""
+RESUMED_WARNING = (
+    "Resumed run: some answers come from an earlier run of the same request against the same agents, "
+    "not from this one."
+)
+"""The first notice of a report in which a participant resumed units from a journal."""
 
 
 class ResultsError(DataError, ValueError):
@@ -71,9 +76,11 @@ class ReportData:
 
     @property
     def notices(self) -> list[str]:
-        """Lines shown above the summary: what was resumed from a journal, then the plugin's own notices."""
+        """Lines shown above the summary: what was resumed from a journal (after :data:`RESUMED_WARNING`),
+        then the plugin's own notices."""
+        resumed = resume_lines(self.participants)
         own = list(self.declaration.notices(self.view)) if self.declaration.notices else []
-        return resume_notices(self.participants) + own
+        return ([RESUMED_WARNING, *resumed] if resumed else []) + own
 
     @property
     def participants(self) -> list[dict[str, Any]]:
