@@ -41,7 +41,7 @@ from green_agent.core.declaration import (
     ResultView,
 )
 from green_agent.core.declaration.blocks import Cell, Figure, Table, Text
-from green_agent.core.journal import assessment_id
+from green_agent.core.identity import assessment_id
 from green_agent.core.registry import Plugin
 from green_agent.core.runner import UnitAssessor
 from green_agent.core.schemas import load_schema

@@ -44,7 +44,7 @@ class AssessmentRequest:
     principal: str = ""
     """Who sent it: the holder of the bearer token (``--auth-tokens-file``); on a public agent without
     tokens (capability mode) ``task:<task id>``, so each run keeps a journal of its own; '' on a private
-    agent. The unit runner folds it into the journal key (:func:`~green_agent.core.resume.journal_key`),
+    agent. The unit runner folds it into the journal key (:func:`~green_agent.core.identity.journal_key`),
     so each principal resumes its own journals only."""
 
 

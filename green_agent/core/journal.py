@@ -15,7 +15,6 @@ ignored rather than fatal.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -34,12 +33,6 @@ MAX_DELAY_S = 0.05
 """The batch window: the longest a queued record waits for its write and fsync."""
 MAX_BATCH = 256
 """Queued records that start a write at once, before the window has passed."""
-
-
-def assessment_id(*parts: Any) -> str:
-    """A stable id from JSON-serialisable parts (participants, config, dataset hash, ...)."""
-    blob = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 class Journal:

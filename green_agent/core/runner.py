@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Generic
 
+from green_agent.core.cards import fetch_cards
 from green_agent.core.contract import (
     AssessmentRequest,
     AssessmentResult,
@@ -29,8 +30,8 @@ from green_agent.core.contract import (
     ProgressCallback,
     participant_part,
 )
+from green_agent.core.identity import journal_key
 from green_agent.core.journal import Journal, valid_records
-from green_agent.core.resume import fetch_cards, journal_key
 from green_agent.core.units import (
     FinishedRun,
     OutcomeT,

@@ -26,10 +26,10 @@ from dataclasses import asdict, dataclass, is_dataclass
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar, cast
 
+from green_agent.core.cards import CardFailure
 from green_agent.core.config import RunConfig
 from green_agent.core.contract import AssessmentRequest, ParticipantPart, ProgressCallback
-from green_agent.core.journal import assessment_id
-from green_agent.core.resume import CardFailure
+from green_agent.core.identity import assessment_id
 from green_agent.kit.client.messages import Transport
 
 PlanT = TypeVar("PlanT")
@@ -68,7 +68,7 @@ class RunSettings:
     participants: Mapping[str, str]
     """Role -> base URL, in request order (the order of the result's parts)."""
     request_key: str
-    """The request's identity (:func:`~green_agent.core.journal.assessment_id` of participants, config,
+    """The request's identity (:func:`~green_agent.core.identity.assessment_id` of participants, config,
     data): the journal key adds the participants' cards and the principal to it."""
     principal: str
     """``AssessmentRequest.principal``: each principal resumes only its own journals."""

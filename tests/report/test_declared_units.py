@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from green_agent.core.declaration import Metric, ResultDeclaration
-from green_agent.core.resume import resume_lines
+from green_agent.core.declaration.resumed import resume_lines
 from green_agent.report.load import ResultsError, prepare_report
 
 ENVELOPE = {"kind": "participant", "score": 50.0, "max_score": 100, "resumed_items": 2, "resumed_from": "k1"}

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from green_agent.core.contract import AssessorContext
-from green_agent.core.resume import journal_key
+from green_agent.core.identity import journal_key
 from green_agent.kit.server.tenancy import Tenancy, load_tokens
 from green_agent.service.server import create_app, load_assessor
 from tests.kit.server.test_tenancy import ALICE, BOB, OPS, state, tokens_file

@@ -1,4 +1,4 @@
-"""Resume only when asked, keyed by who answers and who asks, and always visible.
+"""What identifies an assessment: the request, the agents that answer it and who asks.
 
 A journal is continued only when the request's config says ``"resume": true`` (``agentbeats run
 --resume``); otherwise a run starts fresh. The journal key folds in each participant's agent card
@@ -11,14 +11,16 @@ item), by the harness on the console and as a notice at the top of the HTML repo
 
 from __future__ import annotations
 
-import asyncio
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from green_agent.core.journal import assessment_id
-from green_agent.kit.client.messages import Transport, TransportError
-from green_agent.kit.redact import redact_url
-from green_agent.kit.retry import Retrier, RetryPolicy
+
+def assessment_id(*parts: Any) -> str:
+    """A stable id from JSON-serialisable parts (participants, config, dataset hash, ...)."""
+    blob = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 def card_identity(card: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -26,40 +28,6 @@ def card_identity(card: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if not card:
         return None
     return {"name": card.get("name"), "version": card.get("version"), "skills": card.get("skills") or []}
-
-
-CardFailure = tuple[str, str]
-"""``(kind, reason)`` of a card that could not be used, e.g. ``("card_unavailable", "...")``."""
-
-
-async def fetch_cards(
-    transport: Transport, participants: Mapping[str, str], *, timeout_s: float, max_retries: int
-) -> tuple[dict[str, dict[str, Any]], dict[str, CardFailure]]:
-    """Each role's card as JSON, and for each role whose card cannot be used, why.
-
-    A retryable fault (``card_unavailable``) is tried again up to ``max_retries`` times with a short
-    backoff (:mod:`green_agent.kit.retry`); a card that does not load within ``timeout_s`` or names another origin is not.
-    """
-    cards: dict[str, dict[str, Any]] = {}
-    failures: dict[str, CardFailure] = {}
-
-    async def one(role: str, url: str) -> None:
-        retrier = Retrier(
-            RetryPolicy(max_retries, base_s=0.25, max_s=2.0),
-            retryable=TransportError.worth_retrying,
-        )
-        try:
-            cards[role] = await retrier.run(lambda: asyncio.wait_for(transport.card(url), timeout_s))
-        except TransportError as exc:
-            failures[role] = (exc.kind, exc.detail)
-        except asyncio.TimeoutError:
-            failures[role] = (
-                "card_unavailable",
-                f"agent card at {redact_url(url)} did not load within {timeout_s:g} s",
-            )
-
-    await asyncio.gather(*(one(role, url) for role, url in participants.items()))
-    return cards, failures
 
 
 def journal_key(
