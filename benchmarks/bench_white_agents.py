@@ -151,14 +151,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    from white_agents.common.llm import LLMClient, load_litellm
+    from white_agents.common.llm import MeteredLLMClient, load_litellm
 
     t0 = time.perf_counter()
     load_litellm()
     print(f"litellm import: {time.perf_counter() - t0:.1f} s (once per agent process, at startup)")
     items = sample_items()[: args.items]
     with fake_llm(default=oracle(items)) as fake:
-        agents = _agents(LLMClient(settings(fake)))
+        agents = _agents(MeteredLLMClient(settings(fake)))
         rows = [_measure(name, make, items, args.concurrency) for name, make in agents.items()]
     _print_table(rows, len(items), args.concurrency)
     return 0

@@ -37,11 +37,11 @@ async def _run(tmp_path: Path, llm_settings: LLMSettings) -> list[dict[str, Any]
     from white_agents.autoformalizer.agent import AutoformalizerAgent
     from white_agents.autoformalizer.agent import create_app as af_app
     from white_agents.autoformalizer.z3py_mode import Z3PyMode
-    from white_agents.common.llm import LLMClient as AgentClient
+    from white_agents.common.llm import MeteredLLMClient
     from white_agents.cot.agent import CotAgent
     from white_agents.cot.agent import create_app as cot_app
 
-    llm = AgentClient(llm_settings)
+    llm = MeteredLLMClient(llm_settings)
     assessor = load_assessor("folio", AssessorContext(run_dir=tmp_path))
     with (
         serve(lambda url: cot_app(CotAgent(llm), url)) as cot_url,

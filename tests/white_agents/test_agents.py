@@ -11,7 +11,7 @@ from white_agents.autoformalizer.agent import AutoformalizerAgent
 from white_agents.autoformalizer.agent import create_app as af_app
 from white_agents.autoformalizer.fol_mode import FolMode
 from white_agents.autoformalizer.z3py_mode import Z3PyMode
-from white_agents.common.llm import LLMClient
+from white_agents.common.llm import MeteredLLMClient
 from white_agents.cot.agent import CotAgent
 from white_agents.cot.agent import create_app as cot_app
 
@@ -19,13 +19,13 @@ pytestmark = pytest.mark.slow
 
 
 def cot(fake, **kw):
-    return lambda url: cot_app(CotAgent(LLMClient(settings(fake, **kw))), url)
+    return lambda url: cot_app(CotAgent(MeteredLLMClient(settings(fake, **kw))), url)
 
 
 def autoformalizer(fake, mode=None, **kw):
     llm_kw = {k: kw.pop(k) for k in list(kw) if k in ("request_timeout_s", "retries")}
     agent = AutoformalizerAgent(
-        LLMClient(settings(fake, **llm_kw)), mode or Z3PyMode(sandbox_timeout_s=5), **kw
+        MeteredLLMClient(settings(fake, **llm_kw)), mode or Z3PyMode(sandbox_timeout_s=5), **kw
     )
     return lambda url: af_app(agent, url)
 

@@ -17,7 +17,7 @@ from tests.support.cancel import cancel_once, descendants
 from tests.support.fake_llm import fake_llm
 from tests.support.timing import scaled, wait_until
 from tests.white_agents.helpers import DOG_CONCLUSION, DOG_PREMISES, folio_text, serve, settings
-from white_agents.common.llm import LLMClient
+from white_agents.common.llm import MeteredLLMClient
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +43,7 @@ def test_cancel_drops_the_model_call_in_flight() -> None:
 
     load_litellm()
     with fake_llm(default={"stall": 30, "content": "Answer: True"}) as fake:
-        agent = CotAgent(LLMClient(settings(fake, request_timeout_s=60)))
+        agent = CotAgent(MeteredLLMClient(settings(fake, request_timeout_s=60)))
         with serve(lambda url: cot_app(agent, url)) as url:
             canceled, stored = _cancel(url, lambda: bool(fake.requests))
             # the endpoint notices its client going away a moment later
@@ -70,7 +70,9 @@ def test_cancel_kills_the_sandboxed_program_tree() -> None:
         return bool(running)
 
     with fake_llm(default=LOOPING_PROGRAM) as fake:
-        agent = AutoformalizerAgent(LLMClient(settings(fake)), Z3PyMode(sandbox_timeout_s=60), max_repairs=3)
+        agent = AutoformalizerAgent(
+            MeteredLLMClient(settings(fake)), Z3PyMode(sandbox_timeout_s=60), max_repairs=3
+        )
         with serve(lambda url: af_app(agent, url)) as url:
             canceled, stored = _cancel(url, program_running)
             # the reply to CancelTask comes once the program's whole tree is dead

@@ -35,10 +35,10 @@ def _agents(tmp_path: Path, llm_settings: Any, mode: Any = None, **agent_kw: Any
     from white_agents.autoformalizer.agent import AutoformalizerAgent
     from white_agents.autoformalizer.agent import create_app as af_app
     from white_agents.autoformalizer.z3py_mode import Z3PyMode
-    from white_agents.common.llm import LLMClient, load_litellm
+    from white_agents.common.llm import MeteredLLMClient, load_litellm
 
     load_litellm()  # as the agent's main does at start-up, so the budget is not spent importing
-    agent = AutoformalizerAgent(LLMClient(llm_settings), mode or Z3PyMode(), **agent_kw)
+    agent = AutoformalizerAgent(MeteredLLMClient(llm_settings), mode or Z3PyMode(), **agent_kw)
     assessor = load_assessor("folio", AssessorContext(run_dir=tmp_path))
     return (lambda url: af_app(agent, url)), (lambda url: green_app(assessor, url))
 

@@ -47,13 +47,13 @@ async def test_green_agent_assesses_llm_agents_on_the_sample(tmp_path: Path) -> 
     from white_agents.autoformalizer.agent import create_app as af_app
     from white_agents.autoformalizer.fol_mode import FolMode
     from white_agents.autoformalizer.z3py_mode import Z3PyMode
-    from white_agents.common.llm import LLMClient
+    from white_agents.common.llm import MeteredLLMClient
     from white_agents.cot.agent import CotAgent
     from white_agents.cot.agent import create_app as cot_app
 
     items = sample_items()
     with fake_llm(default=oracle(items)) as fake:
-        llm = LLMClient(settings(fake))
+        llm = MeteredLLMClient(settings(fake))
         assessor = load_assessor("folio", AssessorContext(run_dir=tmp_path))
         with (
             serve(lambda url: cot_app(CotAgent(llm), url)) as cot_url,

@@ -21,8 +21,8 @@ from white_agents.anomaly_baseline.agent_server import create_participant_app
 from white_agents.anomaly_llm.policy import PROMPT_VERSION, LLMPolicy
 from white_agents.common.llm import (
     ConfigError,
-    LLMClient,
     LLMSettings,
+    MeteredLLMClient,
     add_llm_args,
     settings_from_args,
 )
@@ -34,7 +34,7 @@ PROG = "python -m white_agents.anomaly_llm"
 
 def create_app(url: str, settings: LLMSettings, *, max_contexts: int = 256) -> ASGIApp:
     """The participant app: one :class:`LLMPolicy` per episode, sharing one LLM client."""
-    llm = LLMClient(settings)
+    llm = MeteredLLMClient(settings)
     return create_participant_app(
         lambda: LLMPolicy(llm),
         name=f"anomaly LLM agent ({settings.model})",

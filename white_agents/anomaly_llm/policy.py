@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from green_agent.llm import last_json_object
-from white_agents.common.llm import LLMClient
+from white_agents.common.llm import MeteredLLMClient
 from white_agents.common.runtime import prompt_version
 
 MEMORY_ITEMS = 40
@@ -43,7 +43,7 @@ class Memory:
 class LLMPolicy:
     """One episode of the LLM agent."""
 
-    def __init__(self, llm: LLMClient) -> None:
+    def __init__(self, llm: MeteredLLMClient) -> None:
         self.llm = llm
         self.memory = Memory()
         self.last_action: dict[str, Any] | None = None

@@ -21,7 +21,7 @@ from white_agents.autoformalizer.sandbox.isolation import (
     requested_isolation,
     startup_refusal,
 )
-from white_agents.common.llm import ConfigError, LLMClient, LLMSettings
+from white_agents.common.llm import ConfigError, LLMSettings, MeteredLLMClient
 from white_agents.common.server import run_llm_agent
 from white_agents.common.task import LABELS
 
@@ -86,7 +86,7 @@ def make_app(args: argparse.Namespace, settings: LLMSettings, url: str) -> ASGIA
     else:
         mode = FolMode(solver_timeout_ms=args.solver_timeout_ms)
     agent = AutoformalizerAgent(
-        LLMClient(settings), mode, max_repairs=args.max_repairs, fallback_label=args.fallback_label
+        MeteredLLMClient(settings), mode, max_repairs=args.max_repairs, fallback_label=args.fallback_label
     )
     app = create_app(agent, url)
     return _announce_at_startup(app) if args.mode == "z3py" else app

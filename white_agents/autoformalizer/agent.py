@@ -18,7 +18,7 @@ from starlette.types import ASGIApp
 from green_agent.kit.server.serving import skill
 from white_agents.autoformalizer import prompts
 from white_agents.autoformalizer.outcome import AttemptOutcome
-from white_agents.common.llm import LLMClient, LLMError, Usage
+from white_agents.common.llm import LLMError, MeteredLLMClient, Usage
 from white_agents.common.runtime import LLMRuntime, runtime_of
 from white_agents.common.server import create_agent_app
 from white_agents.common.spend import record_attempt, record_stage
@@ -43,7 +43,7 @@ class AutoformalizerAgent:
     name = "autoformalizer"
 
     def __init__(
-        self, llm: LLMClient, mode: Mode, *, max_repairs: int = 3, fallback_label: str | None = None
+        self, llm: MeteredLLMClient, mode: Mode, *, max_repairs: int = 3, fallback_label: str | None = None
     ) -> None:
         if max_repairs < 0:
             raise ValueError("max_repairs must be >= 0")

@@ -16,8 +16,7 @@ from pathlib import Path
 
 from green_agent.kit import cli_args
 from green_agent.kit.errors import InputError
-from green_agent.llm import Completion, LLMError, LLMSettings, Messages, Usage, load_litellm
-from green_agent.llm import LLMClient as SharedLLMClient
+from green_agent.llm import Completion, LLMClient, LLMError, LLMSettings, Messages, Usage, load_litellm
 from green_agent.llm.keys import KEY_ENV
 from green_agent.llm.record import RecordError, Replay
 from white_agents.common.spend import record_stage, record_usage
@@ -28,9 +27,9 @@ __all__ = [
     "MODEL_ENV",
     "Completion",
     "ConfigError",
-    "LLMClient",
     "LLMError",
     "LLMSettings",
+    "MeteredLLMClient",
     "Usage",
     "add_llm_args",
     "load_litellm",
@@ -173,9 +172,10 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str] | None =
     )
 
 
-class LLMClient(SharedLLMClient):
-    """The shared client, adding each completion's usage to the current task's spend meter and noting
-    that the task is waiting on the model (its stage, should it be stopped now)."""
+class MeteredLLMClient(LLMClient):
+    """The shared client (:class:`green_agent.llm.LLMClient`), adding each completion's usage to the
+    current task's spend meter and noting that the task is waiting on the model (its stage, should it be
+    stopped now)."""
 
     def __init__(self, settings: LLMSettings) -> None:
         super().__init__(settings, on_usage=record_usage)

@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from green_agent.llm import load_litellm, set_litellm_log_level
 from green_agent.llm.probe import probe, probes_directly
-from white_agents.common.llm import LLMClient, LLMError, LLMSettings
+from white_agents.common.llm import LLMError, LLMSettings, MeteredLLMClient
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ async def endpoint_problem(settings: LLMSettings) -> str | None:
         if failure is None:
             return None
         return f"model endpoint check failed: LLM call failed after 1 attempt(s): {failure.message}"
-    probe_client = LLMClient(
+    probe_client = MeteredLLMClient(
         LLMSettings(
             model=settings.model,
             api_base=settings.api_base,

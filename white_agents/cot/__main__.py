@@ -10,7 +10,7 @@ apply_process_defaults()  # before anything below imports a2a-sdk: see green_age
 import sys
 from collections.abc import Sequence
 
-from white_agents.common.llm import LLMClient
+from white_agents.common.llm import MeteredLLMClient
 from white_agents.common.server import run_llm_agent
 from white_agents.cot.agent import CotAgent, create_app
 
@@ -21,7 +21,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="white_agents.cot",
         description="Chain-of-thought FOLIO agent over A2A (any litellm model).",
         default_port=9021,
-        make_app=lambda args, settings, url: create_app(CotAgent(LLMClient(settings)), url),
+        make_app=lambda args, settings, url: create_app(CotAgent(MeteredLLMClient(settings)), url),
     )
 
 

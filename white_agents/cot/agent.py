@@ -7,7 +7,7 @@ from __future__ import annotations
 from starlette.types import ASGIApp
 
 from green_agent.kit.server.serving import skill
-from white_agents.common.llm import LLMClient
+from white_agents.common.llm import MeteredLLMClient
 from white_agents.common.runtime import LLMRuntime, prompt_version, runtime_of
 from white_agents.common.server import create_agent_app
 from white_agents.common.task import Answer, FolioTask, final_answer_label
@@ -44,7 +44,7 @@ class CotAgent:
 
     name = "cot"
 
-    def __init__(self, llm: LLMClient) -> None:
+    def __init__(self, llm: MeteredLLMClient) -> None:
         self.llm = llm
 
     @property

@@ -21,7 +21,7 @@ from tests.white_agents.helpers import GOOD_PROGRAM, send_task, serve, settings
 from white_agents.autoformalizer.agent import AutoformalizerAgent, create_app
 from white_agents.autoformalizer.checks import MARKER
 from white_agents.autoformalizer.z3py_mode import Z3PyMode
-from white_agents.common.llm import LLMClient
+from white_agents.common.llm import MeteredLLMClient
 
 pytestmark = pytest.mark.slow
 
@@ -58,7 +58,7 @@ async def test_smt_side_effects_are_refused_and_the_agent_recovers(target_dir: P
     target, marker = target_dir / "x.pth", target_dir / "ran-as-agent"
     script = [forging_program(hostile_smt2(target, marker)), GOOD_PROGRAM]
     with fake_llm(script) as fake:
-        agent = AutoformalizerAgent(LLMClient(settings(fake)), Z3PyMode(sandbox_timeout_s=10))
+        agent = AutoformalizerAgent(MeteredLLMClient(settings(fake)), Z3PyMode(sandbox_timeout_s=10))
         with serve(lambda url: create_app(agent, url)) as url:
             result = await send_task(url)
     assert not target.exists() and not marker.exists()

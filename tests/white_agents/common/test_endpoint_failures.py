@@ -15,12 +15,12 @@ from tests.support.fake_llm import fake_llm
 from tests.support.servers import free_port, refused_port
 from tests.support.timing import scaled
 from tests.white_agents.helpers import send_task, serve, settings
-from white_agents.common.llm import LLMClient, LLMError, LLMSettings
+from white_agents.common.llm import LLMError, LLMSettings, MeteredLLMClient
 
 HELLO = [{"role": "user", "content": "hello"}]
 
 
-def _client(api_base: str, **kw: object) -> LLMClient:
+def _client(api_base: str, **kw: object) -> MeteredLLMClient:
     base = {
         "model": "openai/test",
         "api_base": api_base,
@@ -28,10 +28,10 @@ def _client(api_base: str, **kw: object) -> LLMClient:
         "backoff_s": 0.01,
         "retries": 1,
     }
-    return LLMClient(LLMSettings(**{**base, **kw}))  # type: ignore[arg-type]
+    return MeteredLLMClient(LLMSettings(**{**base, **kw}))  # type: ignore[arg-type]
 
 
-async def _failure(client: LLMClient) -> LLMError:
+async def _failure(client: MeteredLLMClient) -> LLMError:
     with pytest.raises(LLMError) as err:
         await client.complete(HELLO)
     return err.value
@@ -119,7 +119,7 @@ async def test_failed_task_carries_the_endpoint_failure() -> None:
         class Dead:
             url = base
 
-        llm = LLMClient(settings(Dead, retries=0))
+        llm = MeteredLLMClient(settings(Dead, retries=0))
         with serve(lambda url: create_app(CotAgent(llm), url)) as url:
             result = await send_task(url)
         assert result.state == "failed"
