@@ -103,7 +103,7 @@ class LLMSettings:
 
 
 @dataclass(frozen=True)
-class Completion:
+class LLMReply:
     """One model answer."""
 
     text: str
@@ -195,7 +195,7 @@ class LLMClient:
         if (why := self.breaker.blocked()) is not None:
             raise LLMError("circuit_open", why, attempts=attempt - 1, endpoint=self.endpoint)
 
-    async def complete(self, messages: Messages) -> Completion:
+    async def complete(self, messages: Messages) -> LLMReply:
         """One chat completion; raise :class:`LLMError` once retries are spent, on a timeout, or at
         once while the circuit breaker is open (kind ``circuit_open``) or no key is configured."""
         kwargs, take = self._start(messages)
@@ -221,9 +221,9 @@ class LLMClient:
         except BaseException:
             self.tape.finish(take, None, Usage(), 0.0, retrier.attempts)
             raise
-        return self._completion(litellm, response, start, retrier.attempts, take)
+        return self._reply(litellm, response, start, retrier.attempts, take)
 
-    def complete_sync(self, messages: Messages) -> Completion:
+    def complete_sync(self, messages: Messages) -> LLMReply:
         """:meth:`complete` for blocking callers (the cleaning pipeline): same policy, same errors."""
         kwargs, take = self._start(messages)
         litellm = load_litellm()
@@ -247,7 +247,7 @@ class LLMClient:
         except BaseException:
             self.tape.finish(take, None, Usage(), 0.0, retrier.attempts)
             raise
-        return self._completion(litellm, response, start, retrier.attempts, take)
+        return self._reply(litellm, response, start, retrier.attempts, take)
 
     def _error(self, failure: EndpointFailure, attempts: int) -> LLMError:
         s = self.settings
@@ -257,7 +257,7 @@ class LLMClient:
             text = f"LLM call failed after {attempts} attempt(s): {failure.message}"
         return LLMError(failure.kind, text, attempts=attempts, status=failure.status, endpoint=self.endpoint)
 
-    def _completion(self, litellm: Any, response: Any, start: float, attempts: int, take: Take) -> Completion:
+    def _reply(self, litellm: Any, response: Any, start: float, attempts: int, take: Take) -> LLMReply:
         choice = response.choices[0] if response.choices else None
         text = (choice.message.content if choice is not None and choice.message is not None else None) or ""
         raw = getattr(response, "usage", None)
@@ -272,7 +272,7 @@ class LLMClient:
         self.tape.finish(take, text, usage, elapsed, attempts)
         if self.on_usage is not None:
             self.on_usage(usage)
-        return Completion(text=text, usage=usage, time_ms=elapsed, attempts=attempts)
+        return LLMReply(text=text, usage=usage, time_ms=elapsed, attempts=attempts)
 
 
 class _Failed(AssessmentError):

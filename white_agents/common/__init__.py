@@ -4,9 +4,9 @@ Importing this package does not import litellm (see :mod:`white_agents.common.ll
 """
 
 from white_agents.common.llm import (
-    Completion,
     ConfigError,
     LLMError,
+    LLMReply,
     LLMSettings,
     MeteredLLMClient,
     Usage,
@@ -28,10 +28,10 @@ __all__ = [
     "LABELS",
     "AgentFailure",
     "Answer",
-    "Completion",
     "ConfigError",
     "FolioTask",
     "LLMError",
+    "LLMReply",
     "LLMSettings",
     "MeteredLLMClient",
     "TaskFormatError",

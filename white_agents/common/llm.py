@@ -16,7 +16,7 @@ from pathlib import Path
 
 from green_agent.kit import cli_args
 from green_agent.kit.errors import InputError
-from green_agent.llm import Completion, LLMClient, LLMError, LLMSettings, Messages, Usage, load_litellm
+from green_agent.llm import LLMClient, LLMError, LLMReply, LLMSettings, Messages, Usage, load_litellm
 from green_agent.llm.keys import KEY_ENV
 from green_agent.llm.record import RecordError, Replay
 from white_agents.common.spend import record_stage, record_usage
@@ -25,9 +25,9 @@ __all__ = [
     "API_BASE_ENV",
     "API_KEY_ENV",
     "MODEL_ENV",
-    "Completion",
     "ConfigError",
     "LLMError",
+    "LLMReply",
     "LLMSettings",
     "MeteredLLMClient",
     "Usage",
@@ -180,6 +180,6 @@ class MeteredLLMClient(LLMClient):
     def __init__(self, settings: LLMSettings) -> None:
         super().__init__(settings, on_usage=record_usage)
 
-    async def complete(self, messages: Messages) -> Completion:
+    async def complete(self, messages: Messages) -> LLMReply:
         record_stage("llm")
         return await super().complete(messages)
