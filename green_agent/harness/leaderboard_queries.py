@@ -19,13 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from green_agent.kit.errors import DataError
-
 DUCKDB_HINT = "pip install duckdb (a development dependency: `make install` puts it in .venv)"
 """How to get DuckDB, said in the one line that reports it missing."""
 
 
-class QueryError(DataError):
+class QueryError(Exception):
     """A queries file or a query that cannot run; the message is one line."""
 
 

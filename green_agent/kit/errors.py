@@ -9,8 +9,10 @@ Each error class names its kind as its first base; a built-in base it had (``Val
 At the bottom of the layers (the kit imports nothing of ours), so every package and the participants
 can derive from it. Two kinds of class stand outside on purpose: a stop signal
 (:class:`~green_agent.kit.stopping.Stopped`, a ``KeyboardInterrupt`` that ``except Exception`` must
-not catch) and the sandbox's Landlock and seccomp errors (standard library only: the sandbox's
-bootstrap imports them under ``python -I -S``, where this package does not exist).
+not catch), and the errors of modules that run where this package does not exist, so import only the
+standard library: the sandbox's Landlock and seccomp errors (its bootstrap imports them under
+``python -I -S``) and the leaderboard's ``QueryError`` (``green_agent/harness/leaderboard_queries.py``
+runs alone in a venv that has only DuckDB).
 """
 
 from __future__ import annotations
