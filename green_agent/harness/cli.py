@@ -317,10 +317,10 @@ async def _assess(
     """The assessment's outcome; a stop signal cancels the stream (and raises ``Stopped``) unless the
     result has already arrived: stops are then held (``held``) until the results are written."""
     from green_agent.harness.client import run_assessment
-    from green_agent.harness.display import ProgressView
+    from green_agent.harness.display import ProgressDisplay
 
     green = supervisor.process_of(scenario.green)
-    with ProgressView(console) as view:
+    with ProgressDisplay(console) as view:
         stream = asyncio.create_task(
             run_assessment(
                 scenario.green.endpoint,

@@ -50,7 +50,7 @@ def _extras(counts: Mapping[str, Any]) -> str:
     return "  ".join(f"{k}={v}" for k, v in counts.items() if k not in ("done", "total") and _is_num(v) and v)
 
 
-class ProgressView:
+class ProgressDisplay:
     """Live bars on a terminal (cleared at the end: the results table follows); throttled lines otherwise."""
 
     def __init__(self, console: Console) -> None:
@@ -70,7 +70,7 @@ class ProgressView:
         self._last_plain = 0.0
         self._last_line = ""
 
-    def __enter__(self) -> ProgressView:
+    def __enter__(self) -> ProgressDisplay:
         if self._live_mode:
             self._live = Live(
                 Group(self._bars, self._status), console=self._console, refresh_per_second=4, transient=True
