@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from green_agent.harness.leaderboard_queries import QueryError, Table, load_queries, run_queries
+from green_agent.harness.leaderboard_queries import QueryError, QueryTable, load_queries, run_queries
 
 REPO = Path(__file__).resolve().parents[2]
 """The checkout this module runs from (its ``scenarios/`` holds the shipped queries)."""
@@ -92,7 +92,7 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def render_html(tables: Sequence[Table], source: Path) -> str:
+def render_html(tables: Sequence[QueryTable], source: Path) -> str:
     """A standalone page with one table per query."""
     body = []
     for table in tables:
@@ -110,7 +110,7 @@ def render_html(tables: Sequence[Table], source: Path) -> str:
     )
 
 
-def print_tables(tables: Sequence[Table], version: str, queries: Path) -> None:
+def print_tables(tables: Sequence[QueryTable], version: str, queries: Path) -> None:
     """Each query's table on the terminal."""
     from rich.console import Console
     from rich.table import Table as RichTable

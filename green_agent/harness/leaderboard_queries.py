@@ -28,7 +28,7 @@ class QueryError(Exception):
 
 
 @dataclass(frozen=True)
-class Table:
+class QueryTable:
     """One query's output."""
 
     name: str
@@ -53,7 +53,7 @@ def load_queries(path: Path) -> list[dict[str, str]]:
     return queries
 
 
-def run_queries(queries: Sequence[dict[str, str]], results_dir: Path) -> tuple[str, list[Table]]:
+def run_queries(queries: Sequence[dict[str, str]], results_dir: Path) -> tuple[str, list[QueryTable]]:
     """DuckDB's version and every query's table over ``results_dir/*.json``."""
     try:
         import duckdb
@@ -77,7 +77,7 @@ def run_queries(queries: Sequence[dict[str, str]], results_dir: Path) -> tuple[s
                     raise QueryError(
                         f"query {query['name']!r} failed on DuckDB {duckdb.__version__}: {first}"
                     ) from None
-                tables.append(Table(query["name"], columns, rows))
+                tables.append(QueryTable(query["name"], columns, rows))
         finally:
             connection.close()
     return duckdb.__version__, tables

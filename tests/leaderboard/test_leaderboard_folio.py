@@ -15,7 +15,7 @@ import pytest
 from green_agent.folio.datasets.manifest import resolve_dataset
 from green_agent.folio.variants import KINDS
 from green_agent.harness.leaderboard import render_html
-from green_agent.harness.leaderboard_queries import Table
+from green_agent.harness.leaderboard_queries import QueryTable
 from tests.leaderboard.conftest import REPO, assess, rows, run_queries, workflow_merge, write_results
 from tests.support.participants import answers_for, running_participant
 from tests.support.surface_cue import surface_cue_participant
@@ -157,7 +157,7 @@ def test_the_leaderboard_command_shows_what_the_leaderboard_ranks(
         timeout=scaled(120),
     )
     assert done.returncode == 0, done.stderr
-    expected = [Table(name, q["columns"], q["rows"]) for name, q in outputs["newest"]["queries"].items()]
+    expected = [QueryTable(name, q["columns"], q["rows"]) for name, q in outputs["newest"]["queries"].items()]
     assert page.read_text() == render_html(expected, results)
     assert "Best run per agent" in done.stdout and "id-priced" in done.stdout
     assert "note: local-run.json: good has no AgentBeats id" in done.stdout
