@@ -15,9 +15,10 @@ failure is named by its real cause and endpoint (:mod:`green_agent.llm.endpoint`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -191,9 +192,30 @@ class LLMClient:
             raise LLMError("not_recorded", str(exc), attempts=0, endpoint=self.endpoint) from None
         return kwargs, take
 
-    def _check_breaker(self, attempt: int) -> None:
+    @contextlib.contextmanager
+    def _attempt(self, litellm: Any, attempt: int) -> Iterator[None]:
+        """Around one provider call: refused at once while the breaker is open; a provider error is
+        classified (the breaker hears of an endpoint at fault), a success closes its count."""
         if (why := self.breaker.blocked()) is not None:
             raise LLMError("circuit_open", why, attempts=attempt - 1, endpoint=self.endpoint)
+        try:
+            yield
+        except Exception as exc:  # every provider error is classified
+            raise self._guarded(litellm, exc) from exc
+        self.breaker.record_success()
+
+    @contextlib.contextmanager
+    def _taped(self, take: Take, retrier: Retrier) -> Iterator[None]:
+        """Around the retried call: a call that did not succeed closes its take on the tape, and one
+        that failed for good becomes an :class:`LLMError`."""
+        try:
+            yield
+        except _Failed as exc:
+            self.tape.finish(take, None, Usage(), 0.0, retrier.attempts)
+            raise self._error(exc.failure, retrier.attempts) from exc.__cause__
+        except BaseException:
+            self.tape.finish(take, None, Usage(), 0.0, retrier.attempts)
+            raise
 
     async def complete(self, messages: Messages) -> LLMReply:
         """One chat completion; raise :class:`LLMError` once retries are spent, on a timeout, or at
@@ -204,23 +226,12 @@ class LLMClient:
         limit = self.settings.request_timeout_s + _TIMEOUT_GRACE_S
 
         async def attempt() -> Any:
-            self._check_breaker(retrier.attempts)
-            try:
-                response = await asyncio.wait_for(litellm.acompletion(**kwargs), limit)
-            except Exception as exc:  # every provider error is classified
-                raise self._guarded(litellm, exc) from exc
-            self.breaker.record_success()
-            return response
+            with self._attempt(litellm, retrier.attempts):
+                return await asyncio.wait_for(litellm.acompletion(**kwargs), limit)
 
         start = time.perf_counter()
-        try:
+        with self._taped(take, retrier):
             response = await retrier.run(attempt)
-        except _Failed as exc:
-            self.tape.finish(take, None, Usage(), 0.0, retrier.attempts)
-            raise self._error(exc.failure, retrier.attempts) from exc.__cause__
-        except BaseException:
-            self.tape.finish(take, None, Usage(), 0.0, retrier.attempts)
-            raise
         return self._reply(litellm, response, start, retrier.attempts, take)
 
     def complete_sync(self, messages: Messages) -> LLMReply:
@@ -230,23 +241,12 @@ class LLMClient:
         retrier = self._retrier()
 
         def attempt() -> Any:
-            self._check_breaker(retrier.attempts)
-            try:
-                response = litellm.completion(**kwargs)
-            except Exception as exc:  # every provider error is classified
-                raise self._guarded(litellm, exc) from exc
-            self.breaker.record_success()
-            return response
+            with self._attempt(litellm, retrier.attempts):
+                return litellm.completion(**kwargs)
 
         start = time.perf_counter()
-        try:
+        with self._taped(take, retrier):
             response = retrier.run_sync(attempt)
-        except _Failed as exc:
-            self.tape.finish(take, None, Usage(), 0.0, retrier.attempts)
-            raise self._error(exc.failure, retrier.attempts) from exc.__cause__
-        except BaseException:
-            self.tape.finish(take, None, Usage(), 0.0, retrier.attempts)
-            raise
         return self._reply(litellm, response, start, retrier.attempts, take)
 
     def _error(self, failure: EndpointFailure, attempts: int) -> LLMError:
