@@ -7,13 +7,13 @@ before the next prompt; a later session resumes with the first undecided item.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from green_agent.folio.cleaning.decisions import Review, append_decision, decisions_path, load_reviews
 from green_agent.folio.datasets.items import DatasetError, FolioItem, normalise_label
+from green_agent.folio.datasets.loaders import json_lines
 from green_agent.kit.errors import AssessmentError
 
 Ask = Callable[[str], str]
@@ -29,17 +29,11 @@ class Quit(AssessmentError):
 def load_queue(path: Path) -> list[dict[str, Any]]:
     """The queue's records; raises ``DatasetError`` with one line when the file is unusable."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DatasetError(f"{path}: cannot read ({exc.strerror or exc})") from None
     records = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"{path}: line {number}: not valid JSON ({exc.msg})") from None
+    for number, record in json_lines(path, text):
         if not isinstance(record, dict) or "id" not in record or "premises" not in record:
             raise DatasetError(f"{path}: line {number}: not a review-queue record")
         records.append(record)

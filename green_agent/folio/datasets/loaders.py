@@ -122,16 +122,23 @@ def _json_records(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
                 raise DatasetError(f"{path}: record {index + 1}: expected a JSON object")
             yield index + 1, record
         return
+    for number, record in json_lines(path, text):
+        if not isinstance(record, dict):
+            raise DatasetError(f"{path}: line {number}: expected a JSON object, got {type(record).__name__}")
+        yield number, record
+
+
+def json_lines(path: Path, text: str) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` of each non-blank line of ``text``, the JSON Lines file ``path``;
+    :class:`DatasetError` names the first line that is not valid JSON."""
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            value = json.loads(line)
         except json.JSONDecodeError as exc:
             raise DatasetError(f"{path}: line {number}: not valid JSON ({exc.msg})") from None
-        if not isinstance(record, dict):
-            raise DatasetError(f"{path}: line {number}: expected a JSON object, got {type(record).__name__}")
-        yield number, record
+        yield number, value
 
 
 def _csv_rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
