@@ -20,7 +20,7 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from green_agent.core.scoring.stats import Z95, percentile, wilson_interval
+from green_agent.core.scoring.stats import Z95, percentile_interval, wilson_bounds, wilson_interval
 
 
 @dataclass(frozen=True)
@@ -82,19 +82,10 @@ def clustered_interval(
     if n == 0:
         return ClusteredInterval(0.0, 1.0, 1.0, 0, 0)
     p = sum(correct) / n
-    lo, hi = _wilson_p(p, n / deff, z)
+    lo, hi = wilson_bounds(p, n / deff, z)
     if deff == 1.0:  # the plain interval, bit for bit (also at p = 0 or 1)
         lo, hi = wilson_interval(sum(correct), n, z)
     return ClusteredInterval(lo, hi, deff, n, n_clusters)
-
-
-def _wilson_p(p: float, n_eff: float, z: float) -> tuple[float, float]:
-    """Wilson's interval for a proportion ``p`` observed on a (fractional) sample size ``n_eff``."""
-    z2 = z * z
-    denom = 1.0 + z2 / n_eff
-    center = (p + z2 / (2 * n_eff)) / denom
-    half = z * math.sqrt(p * (1 - p) / n_eff + z2 / (4 * n_eff * n_eff)) / denom
-    return max(0.0, center - half), min(1.0, center + half)
 
 
 def clustered_mcnemar(a: Sequence[bool], b: Sequence[bool], clusters: Sequence[Hashable]) -> float:
@@ -139,6 +130,4 @@ def cluster_bootstrap_diff_ci(
     for start in range(0, resamples, block):
         counts = rng.multinomial(k, pvals, size=min(block, resamples - start))
         stats += ((counts @ diff) / (counts @ size)).tolist()
-    stats.sort()
-    alpha = (1 - level) / 2
-    return (percentile(stats, 100 * alpha), percentile(stats, 100 * (1 - alpha)))  # type: ignore[return-value]
+    return percentile_interval(stats, level)

@@ -19,14 +19,18 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
         raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
     if n == 0:
         return (0.0, 1.0)
-    p = k / n
+    lo, hi = wilson_bounds(k / n, n, z)
+    return (0.0 if k == 0 else lo, 1.0 if k == n else hi)
+
+
+def wilson_bounds(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson's interval for a proportion ``p`` observed on ``n`` trials, clipped to [0, 1]; ``n`` may
+    be fractional (an effective sample size: :func:`green_agent.core.scoring.cluster.clustered_interval`)."""
     z2 = z * z
     denom = 1.0 + z2 / n
     center = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    lo = 0.0 if k == 0 else max(0.0, center - half)
-    hi = 1.0 if k == n else min(1.0, center + half)
-    return (lo, hi)
+    return max(0.0, center - half), min(1.0, center + half)
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
@@ -82,6 +86,11 @@ def bootstrap_diff_ci(
     counts = np.random.default_rng(seed).multinomial(
         n, [up / n, down / n, (n - up - down) / n], size=resamples
     )
-    stats = sorted(((counts[:, 0] - counts[:, 1]) / n).tolist())
+    return percentile_interval(((counts[:, 0] - counts[:, 1]) / n).tolist(), level)
+
+
+def percentile_interval(stats: list[float], level: float) -> tuple[float, float]:
+    """The central ``level`` interval of a bootstrap's resampled statistics (sorted here, in place)."""
+    stats.sort()
     alpha = (1 - level) / 2
     return (percentile(stats, 100 * alpha), percentile(stats, 100 * (1 - alpha)))  # type: ignore[return-value]
