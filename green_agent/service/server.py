@@ -26,13 +26,12 @@ from green_agent.kit.errors import InputError
 from green_agent.kit.server.connection_limits import ConnectionLimits
 from green_agent.kit.server.intake import IntakeContextBuilder
 from green_agent.kit.server.limits import ServerLimits
-from green_agent.kit.server.listener import PortError
 from green_agent.kit.server.serving import (
     add_server_args,
     agent_card,
     build_app,
     card_url_from_args,
-    serve,
+    serve_command,
     skill,
 )
 from green_agent.kit.server.tenancy import Tenancy, TokenFileError, load_tokens
@@ -187,24 +186,19 @@ def main(argv: list[str] | None = None) -> int:
             "is the only way to it",
             file=sys.stderr,
         )
-    try:
-        serve(
-            create_app(
-                assessor,
-                card_url_from_args(args),
-                limits_from_args(args),
-                private_errors=manifest_only,
-                tenancy=tenancy,
-            ),
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
-            connections=connection_limits_from_args(args),
-        )
-    except PortError as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    return 0
+    return serve_command(
+        create_app(
+            assessor,
+            card_url_from_args(args),
+            limits_from_args(args),
+            private_errors=manifest_only,
+            tenancy=tenancy,
+        ),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        connections=connection_limits_from_args(args),
+    )
 
 
 def env_flag(name: str) -> bool:

@@ -32,7 +32,7 @@ def _started(monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...]) -> dict[str
     monkeypatch.setattr(server, "settings_from_args", capture)
     monkeypatch.setattr(server, "start_litellm_import", threading.Event)
     monkeypatch.setattr(server, "missing_credentials", lambda settings: None)  # no keys here
-    monkeypatch.setattr(server, "serve", lambda app, **kw: seen.update(app=app, **kw))
+    monkeypatch.setattr(server, "serve_command", lambda app, **kw: seen.update(app=app, **kw) or 0)
     module = __import__(f"{argv[2]}.__main__", fromlist=["main"])
     assert module.main(list(argv[3:])) == 0
     return seen

@@ -12,8 +12,7 @@ import sys
 
 from starlette.types import ASGIApp
 
-from green_agent.kit.server.listener import PortError
-from green_agent.kit.server.serving import add_server_args, card_url_from_args, serve
+from green_agent.kit.server.serving import add_server_args, card_url_from_args, serve_command
 from white_agents.anomaly_baseline.agent_server import create_participant_app
 from white_agents.anomaly_baseline.policy import BaselinePolicy
 
@@ -36,17 +35,12 @@ def main(argv: list[str] | None = None) -> int:
         "--max-contexts", type=cli_args.positive_int, default=256, help="episodes remembered at once (LRU)"
     )
     args = parser.parse_args(argv)
-    try:
-        serve(
-            create_app(card_url_from_args(args), args.max_contexts),
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
-        )
-    except PortError as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    return 0
+    return serve_command(
+        create_app(card_url_from_args(args), args.max_contexts),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+    )
 
 
 if __name__ == "__main__":

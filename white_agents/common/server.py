@@ -12,8 +12,13 @@ from a2a.types import AgentSkill
 from starlette.types import ASGIApp
 
 from green_agent.kit import cli_args
-from green_agent.kit.server.listener import PortError
-from green_agent.kit.server.serving import add_server_args, agent_card, build_app, card_url_from_args, serve
+from green_agent.kit.server.serving import (
+    add_server_args,
+    agent_card,
+    build_app,
+    card_url_from_args,
+    serve_command,
+)
 from green_agent.llm.keys import key_problem
 from white_agents.common.executor import FolioAgent, FolioAgentExecutor
 from white_agents.common.llm import ConfigError, LLMSettings, add_llm_args, settings_from_args
@@ -86,14 +91,9 @@ def serve_llm_app(prog: str, app: ASGIApp, args: argparse.Namespace, settings: L
     quiet_library_logs(args.log_level)
     imported = start_litellm_import()  # before the server starts: its start-up overlaps the import
     log.info("%s serving on %s:%d with model %s", prog, args.host, args.port, settings.model)
-    try:
-        serve(
-            card_after_import(app, imported, args.card_wait),
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
-        )
-    except PortError as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    return 0
+    return serve_command(
+        card_after_import(app, imported, args.card_wait),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+    )

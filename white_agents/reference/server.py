@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections.abc import Sequence
 
 from starlette.types import ASGIApp
 
 from green_agent.kit import cli_args
-from green_agent.kit.server.listener import PortError
 from green_agent.kit.server.serving import (
     add_server_args,
     agent_card,
     build_app,
     card_url_from_args,
-    serve,
+    serve_command,
     skill,
 )
 from white_agents.reference.agent import ReferenceExecutor, warm
@@ -56,14 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     threading.Thread(target=warm, name="warm-solver", daemon=True).start()  # while the server starts
-    try:
-        serve(
-            create_app(card_url_from_args(args), timeout_ms=args.timeout_ms),
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
-        )
-    except PortError as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    return 0
+    return serve_command(
+        create_app(card_url_from_args(args), timeout_ms=args.timeout_ms),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+    )

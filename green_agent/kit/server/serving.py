@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import gc
 import logging
+import sys
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import partial
@@ -39,7 +40,7 @@ from green_agent.kit.server.connection_limits import (
     fit_descriptor_limit,
     quiet_accept_errors,
 )
-from green_agent.kit.server.listener import StoppableServer, bind_listener
+from green_agent.kit.server.listener import PortError, StoppableServer, bind_listener
 from green_agent.kit.server.request_limit import RequestSizeLimit
 from green_agent.kit.server.tenancy import (
     BearerAuth,
@@ -276,9 +277,9 @@ def serve(
     """Run the app with uvicorn until a stop signal (after :func:`settle_heap`), behind the read
     deadline and the connection caps of :mod:`green_agent.kit.server.connection_limits`.
 
-    The port is bound here first, so a port in use or a bad host raises
-    :class:`~green_agent.kit.server.listener.PortError`, whose one line the command prints (``error:
-    port 9009 on 127.0.0.1 is already in use``, exit 1), rather than uvicorn's log record.
+    The port is bound here first, so a port in use or a bad host raises :class:`PortError` (one line:
+    ``error: port 9009 on 127.0.0.1 is already in use``) rather than uvicorn's log record; a command
+    serves through :func:`serve_command`.
     """
     import uvicorn
 
@@ -299,3 +300,21 @@ def serve(
         backlog=BACKLOG,
     )
     StoppableServer(config).serve_until_stopped(listener)
+
+
+def serve_command(
+    app: ASGIApp,
+    *,
+    host: str,
+    port: int,
+    log_level: str = "info",
+    connections: ConnectionLimits | None = None,
+) -> int:
+    """:func:`serve` for an agent command's ``main``: its exit status, 0 after a stop, or 1 with the
+    :class:`PortError`'s one line on stderr when the agent cannot listen where it was asked to."""
+    try:
+        serve(app, host=host, port=port, log_level=log_level, connections=connections)
+    except PortError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    return 0
