@@ -26,8 +26,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from green_agent.core.registry import plugins
 from green_agent.core.declaration.resumed import resume_lines
+from green_agent.core.registry import plugins
 from green_agent.kit.client.messages import OutboundMessage, TransportError
 from green_agent.kit.client.transport import A2ATransport
 from green_agent.report.load import prepare_report
