@@ -188,7 +188,7 @@ def main() -> int:
         )
         return 2
     if not args.skip_eprover:
-        from green_agent.folio.verify.eprover import EproverMissing, find_eprover
+        from green_agent.logic.eprover import EproverMissing, find_eprover
 
         try:
             find_eprover()

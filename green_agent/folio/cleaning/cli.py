@@ -132,7 +132,7 @@ def run_clean(args: argparse.Namespace) -> int:
             "clean", "no LLM model: pass --model (or set LLM_MODEL), or run stage 1 only with --offline"
         )
     if args.prover in ("eprover", "both"):
-        from green_agent.folio.verify.eprover import EproverMissing, find_eprover
+        from green_agent.logic.eprover import EproverMissing, find_eprover
 
         try:
             find_eprover()

@@ -165,7 +165,7 @@ def _decide(problem: Problem, prover: str, timeout_ms: int) -> _Verdicts:
     if prover == "z3":
         assert z3_decision is not None
         return _Verdicts(z3_decision.verdict.value, z3_decision.reason, z3_decision.used_premises)
-    from green_agent.folio.verify.eprover import decide_with_eprover
+    from green_agent.logic.eprover import decide_with_eprover
 
     e = decide_with_eprover(problem, timeout_ms)
     if z3_decision is None:

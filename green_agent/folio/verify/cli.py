@@ -210,7 +210,7 @@ def _verify(args: argparse.Namespace) -> int:
         if items and all(it.premises_fol is None and it.conclusion_fol is None for it in items):
             return _fail(no_fol_message(path))
     if args.prover in ("eprover", "both"):
-        from green_agent.folio.verify.eprover import EproverMissing, find_eprover
+        from green_agent.logic.eprover import EproverMissing, find_eprover
 
         try:
             find_eprover()

@@ -17,7 +17,7 @@ _PRELOAD = [
     "lark",
     "green_agent.logic",
     "green_agent.folio.verify.check",
-    "green_agent.folio.verify.eprover",
+    "green_agent.logic.eprover",
 ]
 _pools: dict[int, ProcessPoolExecutor] = {}
 _starters: list[threading.Thread] = []

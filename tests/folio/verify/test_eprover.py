@@ -10,8 +10,8 @@ import pytest
 
 from green_agent.folio.datasets.loaders import load_items
 from green_agent.folio.verify.check import summarise, verify_items
-from green_agent.folio.verify.eprover import EproverMissing, decide_with_eprover, find_eprover, szs_status
 from green_agent.logic import parse_problem
+from green_agent.logic.eprover import EproverMissing, decide_with_eprover, find_eprover, szs_status
 from tests.support.paths import REPO
 
 SAMPLE = REPO / "scenarios" / "folio" / "data" / "sample.jsonl"
