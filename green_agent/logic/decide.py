@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import z3
 
@@ -34,7 +34,16 @@ from green_agent.logic.problem import Problem, parse_problem
 from green_agent.logic.scope import DEFAULT_SCOPE
 from green_agent.logic.z3_backend import Z3Symbols, problem_to_z3
 
-__all__ = ["GUARD_FIRED", "Decision", "Verdict", "decide", "decide_guarded", "decide_problem", "entail"]
+__all__ = [
+    "GUARD_FIRED",
+    "Decision",
+    "Verdict",
+    "decide",
+    "decide_guarded",
+    "decide_problem",
+    "entail",
+    "pooled_context",
+]
 
 _IDLE: queue.Queue[z3.Context] = queue.Queue(maxsize=8)
 
@@ -49,6 +58,18 @@ def _checkout() -> z3.Context:
 def _checkin(ctx: z3.Context) -> None:
     with contextlib.suppress(queue.Full):
         _IDLE.put_nowait(ctx)
+
+
+@contextlib.contextmanager
+def pooled_context() -> Iterator[z3.Context]:
+    """A Z3 context from the idle pool (a new one when none is idle), back to the pool afterwards.
+
+    For solver work that runs under Z3's own timeouts only (no wall-clock guard can interrupt it),
+    so the context is always clean when it goes back. Not shared meanwhile: one user at a time.
+    """
+    ctx = _checkout()
+    yield ctx
+    _checkin(ctx)
 
 
 def decide(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import z3
 
-from green_agent.logic.decide import decide_problem
+from green_agent.logic.decide import decide_problem, pooled_context
 from green_agent.logic.entailment import Verdict
 from green_agent.logic.nodes import Formula, Not, _Binary, _Quant
 from green_agent.logic.problem import Problem
@@ -52,25 +52,28 @@ def quantifier_depth(f: Formula) -> int:
     return 0
 
 
-def _still_unsat(premises: Sequence[z3.BoolRef], goal: z3.BoolRef, ctx: z3.Context, timeout_ms: int) -> bool:
-    solver = z3.Solver(ctx=ctx)
-    solver.set("timeout", max(1, int(timeout_ms)))
-    solver.add(*premises, goal)
-    return bool(solver.check() == z3.unsat)  # unknown keeps the premise: the core stays a proof
-
-
 def minimise_core(problem: Problem, verdict: str, core: Sequence[int], timeout_ms: int) -> tuple[int, ...]:
-    """``core`` shrunk by deletion until no premise can be dropped (the query stays unsat)."""
-    ctx = z3.Context()
-    symbols = Z3Symbols.declare(problem.signature, ctx)
-    *premises, conclusion = problem_to_z3(problem.formulas, symbols)
-    goal = z3.Not(conclusion, ctx) if verdict == Verdict.TRUE.value else conclusion
-    kept = list(core)
-    for i in list(kept):
-        trial = [j for j in kept if j != i]
-        if _still_unsat([premises[j] for j in trial], goal, ctx, timeout_ms):
-            kept = trial
-    return tuple(kept)
+    """``core`` shrunk by deletion until no premise can be dropped (the query stays unsat).
+
+    One solver holds the goal and each core premise behind a literal of its own; each deletion is one
+    ``check`` under the literals of the premises kept, so the solver and its context (from the idle
+    pool) are set up once per problem rather than once per deletion.
+    """
+    with pooled_context() as ctx:
+        symbols = Z3Symbols.declare(problem.signature, ctx)
+        *premises, conclusion = problem_to_z3(problem.formulas, symbols)
+        solver = z3.Solver(ctx=ctx)
+        solver.set("timeout", max(1, int(timeout_ms)))
+        solver.add(z3.Not(conclusion, ctx) if verdict == Verdict.TRUE.value else conclusion)
+        switch = {i: z3.Bool(f"keep!{i}", ctx) for i in core}
+        for i, lit in switch.items():
+            solver.add(z3.Implies(lit, premises[i]))
+        kept = list(core)
+        for i in list(kept):
+            trial = [j for j in kept if j != i]
+            if solver.check(*(switch[j] for j in trial)) == z3.unsat:  # unknown keeps the premise
+                kept = trial
+        return tuple(kept)
 
 
 def proof_strata(problem: Problem, timeout_ms: int = 5000) -> ProofStrata:
