@@ -15,9 +15,7 @@ from green_agent.folio.cleaning import cli as cleaning_cli
 from green_agent.folio.variants import cli as variants_cli
 from green_agent.folio.verify import cli as verify_cli
 from green_agent.kit import cli_args
-from green_agent.kit.closed_stdout import tolerate_closed_stdout
-from green_agent.kit.process import apply_process_defaults
-from green_agent.kit.stopping import exit_status, install_stop_signals
+from green_agent.kit.command import run_subcommand
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,23 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``folio`` console script; returns the exit status."""
-    apply_process_defaults()  # first: see green_agent/kit/process.py
-    install_stop_signals()  # SIGINT, SIGTERM, SIGHUP: the same orderly stop, whatever was inherited
-    tolerate_closed_stdout()
-    try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        func = getattr(args, "func", None)
-        if func is None:
-            parser.print_help(sys.stderr)
-            return 2
-        return int(func(args) or 0)
-    except KeyboardInterrupt as exc:
-        print("folio: interrupted", file=sys.stderr)
-        return exit_status(exc)
-    except Exception as exc:  # noqa: BLE001 — last resort: one line, never a traceback
-        print(f"folio: internal error: {type(exc).__name__}: {' '.join(str(exc).split())}", file=sys.stderr)
-        return 2
+    return run_subcommand("folio", build_parser, argv)
 
 
 if __name__ == "__main__":
