@@ -83,3 +83,15 @@ def test_without_arguments_help_and_status_2() -> None:
     assert done.returncode == 2 and "generate" in done.stderr
     helped = _run("generate", "--help")
     assert helped.returncode == 0 and "--depth" in helped.stdout and "--prover" in helped.stdout
+
+
+def test_a_set_that_cannot_be_made_is_one_line_and_status_1(tmp_path: Path) -> None:
+    gives_up = tmp_path / "eprover"
+    gives_up.write_text("#!/bin/sh\ncat >/dev/null\necho '% SZS status GaveUp'\n", encoding="utf-8")
+    gives_up.chmod(0o755)
+    done = _run(
+        "generate", "--count", "1", "--depth", "1", "--prover", "both", env={"EPROVER": str(gives_up)}
+    )
+    assert done.returncode == 1
+    assert _one_line(done).startswith(f"{PROG} generate: item 0 (depth 1, ")
+    assert "dropped 8 times (e_unknown x8)" in done.stderr
