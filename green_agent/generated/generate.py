@@ -25,6 +25,7 @@ from green_agent.generated.rng import Stream
 from green_agent.generated.statements import SomeFact
 from green_agent.generated.theory import Theory, build_theory
 from green_agent.generated.vocabulary import VOCABULARIES
+from green_agent.kit.errors import UnavailableError
 from green_agent.logic.eprover import find_eprover
 
 NAMESPACE = "green_agent.generated"
@@ -37,7 +38,7 @@ TIMEOUT_MS = 2000
 """Per prover query (Z3) or run (E, CPU time): generated problems take a few milliseconds."""
 
 
-class GenerationError(RuntimeError):
+class GenerationError(UnavailableError, RuntimeError):
     """The set could not be made (an item dropped :data:`MAX_ATTEMPTS` times); one line."""
 
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from green_agent.kit.errors import InputError
 from green_agent.logic.labels import LABELS
 
 MAX_DEPTH = 12
@@ -30,7 +31,7 @@ CONSTRUCTS: tuple[str, ...] = (*STEP_CONSTRUCTS, "negation", "existential")
 """Every construct, in the order items and reports list them."""
 
 
-class KnobError(ValueError):
+class KnobError(InputError, ValueError):
     """A knob with a bad value; ``str()`` is one line starting with the knob's name."""
 
     def __init__(self, knob: str, message: str) -> None:
