@@ -7,6 +7,7 @@ each participant's units with ``concurrency`` workers taking them in order, a ``
 after every outcome, each outcome journaled as it finishes, the journal closed (durable) before the
 result goes out — also when the run is cancelled — and the ``Result`` envelope: one participant part
 per role through :func:`green_agent.core.contract.participant_part`, then the plugin's other parts.
+A cancelled run also offers the result of the units finished so far (:mod:`green_agent.core.interrupted`).
 :class:`UnitAssessor` turns a plugin into an :class:`~green_agent.core.contract.Assessor`: the one
 way every plugin, built-in (FOLIO, anomaly) or third-party, is served.
 """
@@ -17,6 +18,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Generic
@@ -31,6 +33,7 @@ from green_agent.core.contract import (
     participant_part,
 )
 from green_agent.core.identity import journal_key
+from green_agent.core.interrupted import Interrupted, offer
 from green_agent.core.journal import Journal, valid_records
 from green_agent.core.units import (
     FinishedRun,
@@ -78,36 +81,32 @@ async def run_units(
     tracker = _Tracker(plugin, plan, journal, progress, key, units, done, clock)
     await tracker.start()
     deadline = None if settings.deadline_s is None else time.monotonic() + settings.deadline_s
+    finished: dict[str, dict[str, OutcomeT]] = {role: dict(done[role]) for role in roles}
+    ran = _Ran(units, finished, done, tracker, key, cards, started_at, clock)
+    cancelled = False
     try:
-        outcomes = await asyncio.gather(
+        await asyncio.gather(
             *(
                 _participant(
                     plugin,
                     plan,
                     Participant(role, url, transport, deadline, failures.get(role)),
                     units,
-                    done[role],
+                    finished[role],
                     settings.concurrency,
                     tracker,
                 )
                 for role, url in settings.participants.items()
             )
         )
+    except asyncio.CancelledError:
+        cancelled = True
+        raise
     finally:  # every finished unit durable before the result goes out, also on cancellation
         await asyncio.shield(asyncio.to_thread(journal.close))
-    finished = FinishedRun(
-        units=units,
-        roles={
-            role: RoleRun(role, outs, frozenset(done[role]), tracker.time_used[role])
-            for role, outs in zip(roles, outcomes, strict=True)
-        },
-        journal_key=key,
-        cards=cards,
-        started_at=started_at,
-        finished_at=datetime.now(timezone.utc),
-        elapsed=time.monotonic() - clock,
-    )
-    return _result(plugin, plan, finished)
+        if cancelled:
+            _offer_partial(plugin, plan, ran)
+    return _result(plugin, plan, ran.run(units))
 
 
 def _fresh_or_resume(
@@ -139,14 +138,13 @@ async def _participant(
     plan: PlanT,
     who: Participant,
     units: Sequence[UnitT],
-    done: Mapping[str, OutcomeT],
+    results: dict[str, OutcomeT],
     concurrency: int,
     tracker: _Tracker[PlanT, UnitT, OutcomeT],
-) -> list[OutcomeT]:
-    """Every unit for one participant, in unit order: ``done`` ones reused, the rest assessed by
-    up to ``concurrency`` workers that take them in order."""
+) -> None:
+    """Every unit for one participant, in unit order, into ``results`` (unit key -> outcome; the units
+    already there are reused): up to ``concurrency`` workers take the rest in order."""
     keys = [plugin.unit_key(unit) for unit in units]
-    results: dict[str, OutcomeT] = {k: done[k] for k in keys if k in done}
     queue = iter([(k, unit) for k, unit in zip(keys, units, strict=True) if k not in results])
     assess = plugin.participant(plan, who)
 
@@ -164,7 +162,6 @@ async def _participant(
         for w in workers:
             w.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
-    return [results[k] for k in keys]
 
 
 class _Tracker(Generic[PlanT, UnitT, OutcomeT]):
@@ -192,6 +189,8 @@ class _Tracker(Generic[PlanT, UnitT, OutcomeT]):
             self.counts[role] = entry
         self.time_used = dict.fromkeys(done, 0.0)
         """Seconds from the start until each role's last new outcome."""
+        self.journaled = dict(self.resumed)
+        """Role -> records of this request the journal holds (resumed ones and those written now)."""
 
     def _add(self, entry: dict[str, int], outcome: OutcomeT) -> None:
         for name, value in self.plugin.tally(outcome).items():
@@ -208,6 +207,7 @@ class _Tracker(Generic[PlanT, UnitT, OutcomeT]):
         record = self.plugin.journal_record(outcome)
         if record is not None:
             self.journal.append(record)  # group-committed off the event loop
+            self.journaled[role] += 1
         self.time_used[role] = time.monotonic() - self.clock
         entry = self.counts[role]
         entry["done"] = done
@@ -215,20 +215,101 @@ class _Tracker(Generic[PlanT, UnitT, OutcomeT]):
         await self._send(starting=False)
 
 
+@dataclass(frozen=True)
+class _Ran(Generic[UnitT, OutcomeT]):
+    """What a run has when its units stop, finished or cancelled: the result is made from it."""
+
+    units: Sequence[UnitT]
+    finished: Mapping[str, Mapping[str, OutcomeT]]
+    """Role -> unit key -> outcome (resumed ones included)."""
+    done: Mapping[str, Mapping[str, OutcomeT]]
+    """Role -> the outcomes taken from the journal."""
+    tracker: _Tracker[Any, UnitT, OutcomeT]
+    journal_key: str
+    cards: dict[str, dict[str, Any]]
+    started_at: datetime
+    clock: float
+
+    def run(self, units: Sequence[UnitT], only: str | None = None) -> FinishedRun[UnitT, OutcomeT]:
+        """The :class:`FinishedRun` over ``units`` (each role's outcomes of them), of one role if ``only``."""
+        plugin = self.tracker.plugin
+        keys = [plugin.unit_key(unit) for unit in units]
+        return FinishedRun(
+            units=units,
+            roles={
+                role: RoleRun(
+                    role, [outs[k] for k in keys], frozenset(self.done[role]), self.tracker.time_used[role]
+                )
+                for role, outs in self.finished.items()
+                if only is None or role == only
+            },
+            journal_key=self.journal_key,
+            cards=self.cards,
+            started_at=self.started_at,
+            finished_at=datetime.now(timezone.utc),
+            elapsed=time.monotonic() - self.clock,
+        )
+
+    def of_role(self, role: str) -> FinishedRun[UnitT, OutcomeT]:
+        """The run of the units ``role`` finished, and of that role only."""
+        plugin, outs = self.tracker.plugin, self.finished[role]
+        return self.run([u for u in self.units if plugin.unit_key(u) in outs], only=role)
+
+    def shared(self) -> FinishedRun[UnitT, OutcomeT]:
+        """The run of the units every role finished."""
+        plugin = self.tracker.plugin
+        return self.run(
+            [u for u in self.units if all(plugin.unit_key(u) in o for o in self.finished.values())]
+        )
+
+
+def _part(
+    plugin: UnitPlugin[PlanT, UnitT, OutcomeT], plan: PlanT, run: FinishedRun[UnitT, OutcomeT], role: str
+) -> ParticipantPart:
+    """One role's envelope-checked part of ``run``."""
+    outcomes = run.roles[role]
+    fields: dict[str, Any] = {"assessor": plugin.name, "role": role}
+    fields.update(plugin.participant_fields(plan, run, outcomes))
+    fields["assessor"], fields["role"] = plugin.name, role
+    fields["resumed_items"] = len(outcomes.resumed)
+    fields["resumed_from"] = run.journal_key if outcomes.resumed else None
+    return participant_part(fields)
+
+
 def _result(
     plugin: UnitPlugin[PlanT, UnitT, OutcomeT], plan: PlanT, run: FinishedRun[UnitT, OutcomeT]
 ) -> AssessmentResult:
     """The ``Result``: one envelope-checked part per role (request order), the plugin's summary and parts."""
-    parts: list[ParticipantPart] = []
-    for role, outcomes in run.roles.items():
-        fields: dict[str, Any] = {"assessor": plugin.name, "role": role}
-        fields.update(plugin.participant_fields(plan, run, outcomes))
-        fields["assessor"], fields["role"] = plugin.name, role
-        fields["resumed_items"] = len(outcomes.resumed)
-        fields["resumed_from"] = run.journal_key if outcomes.resumed else None
-        parts.append(participant_part(fields))
+    parts = [_part(plugin, plan, run, role) for role in run.roles]
     summary, others = plugin.summarise(plan, run, parts)
     return AssessmentResult.of(summary, parts, others)
+
+
+def _offer_partial(
+    plugin: UnitPlugin[PlanT, UnitT, OutcomeT], plan: PlanT, ran: _Ran[UnitT, OutcomeT]
+) -> None:
+    """Offer the result of the units finished before the cancel (:mod:`green_agent.core.interrupted`):
+    each role's part over the units it finished; the summary over the units all of them finished. A
+    role that finished none has no part. Never raises: the cancel goes on whatever the plugin does."""
+    try:
+        parts = [_part(plugin, plan, ran.of_role(role), role) for role, outs in ran.finished.items() if outs]
+        summary, others = plugin.summarise(plan, ran.shared(), parts) if parts else ("", ())
+    except Exception:  # a plugin that cannot score a partial run must not block the cancel
+        log.exception("the result of the units finished before the cancel could not be made")
+        return
+    finished = {role: len(outs) for role, outs in ran.finished.items()}
+    counts = ", ".join(f"{role} {n}/{len(ran.units)}" for role, n in finished.items())
+    offer(
+        Interrupted(
+            AssessmentResult.of(
+                f"Interrupted: the result of the finished units only ({counts}).\n{summary}", parts, others
+            ),
+            planned=len(ran.units),
+            finished=finished,
+            journaled=dict(ran.tracker.journaled),
+            journal_key=ran.journal_key,
+        )
+    )
 
 
 class UnitAssessor(Generic[PlanT, UnitT, OutcomeT]):

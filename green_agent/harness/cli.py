@@ -4,7 +4,8 @@ Exit codes: 0 success · 1 the run failed (an agent did not come up, port taken,
 failed, stream lost) · 2 bad command line, scenario file, or an --output that cannot be written
 (checked before any agent starts) · 3 the assessment completed but a participant failed every item
 (results written; see the hint printed) · 128+N stopped by signal N: 130 Ctrl-C, 143 SIGTERM, 129
-SIGHUP (every agent stopped; a result that had already arrived is still written).
+SIGHUP (every agent stopped; a result that had already arrived is still written, and a stop during the
+assessment writes the finished items' results marked "interrupted" and prints the --resume command).
 
 Agents' logs go to RUN_DIR/logs/<time>-<pid>/ (RUN_DIR: $AGENTBEATS_RUN_DIR or ./runs); they are
 deleted after a successful run unless --keep-logs is given.
@@ -21,6 +22,7 @@ import shutil
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +47,7 @@ from green_agent.kit.stopping import (
 if TYPE_CHECKING:  # the heavy imports (a2a, httpx, rich) wait until a scenario is valid
     from rich.console import Console
 
-    from green_agent.harness.client import Outcome
+    from green_agent.harness.client import Outcome, StreamState
     from green_agent.harness.processes import Supervisor
 
 PROG = "agentbeats"
@@ -59,6 +61,14 @@ class RunFailed(AssessmentError):
     def __init__(self, message: str, details: list[str] | None = None) -> None:
         super().__init__(message)
         self.details = details or []
+
+
+def _warn(message: str) -> None:
+    print(f"{PROG}: {message}", file=sys.stderr, flush=True)
+
+
+def _say(console: Console) -> Callable[[str], None]:
+    return lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def _error(message: str, details: list[str] | None = None) -> None:
@@ -233,6 +243,7 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
                 raise supervisor_failure(supervisor, proc, "exited")
             time.sleep(0.5)
     from green_agent.core.declaration.resumed import resume_lines
+    from green_agent.harness.client import StreamState
     from green_agent.harness.display import print_results
 
     request = scenario.request()
@@ -241,7 +252,14 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
     client_imports.ready()
     report_imports = Preload(HTML_REPORT)  # imported while the assessment runs
     held = HeldStops()  # from the moment the result arrives until it is written
-    outcome = asyncio.run(_assess(scenario, request, supervisor, console, held))
+    state = StreamState()
+    try:
+        outcome = asyncio.run(_assess(scenario, request, supervisor, console, held, state))
+    except KeyboardInterrupt as stop:  # the items finished so far are still written (harness/interrupted.py)
+        from green_agent.harness.interrupted import keep_interrupted
+
+        keep_interrupted(scenario, args, state, exit_status(stop) - 128, _say(console), _warn)
+        raise
     try:
         results, exited = _keep(scenario, args, supervisor, outcome)
     finally:
@@ -313,6 +331,7 @@ async def _assess(
     supervisor: Supervisor,
     console: Console,
     held: HeldStops,
+    state: StreamState,
 ) -> Outcome:
     """The assessment's outcome; a stop signal cancels the stream (and raises ``Stopped``) unless the
     result has already arrived: stops are then held (``held``) until the results are written."""
@@ -327,6 +346,7 @@ async def _assess(
                 request,
                 view.update,
                 trust_env=not scenario.green.is_local,
+                state=state,
             )
         )
         async with cancel_on_stop(stream, held):

@@ -13,9 +13,10 @@ from typing import Any
 
 import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
-from a2a.types import SendMessageRequest
+from a2a.types import CancelTaskRequest, GetTaskRequest, SendMessageRequest, StreamResponse
 
 from green_agent.core.contract import RESULT_ARTIFACT
+from green_agent.core.interrupted import INTERRUPTED_KEY
 from green_agent.kit.causes import cause_chain
 from green_agent.kit.client.task_fold import MESSAGE_ARTIFACT, MESSAGE_STATE, StatusListener, TaskFold
 from green_agent.kit.errors import UnavailableError
@@ -43,6 +44,16 @@ class Outcome:
     """Every data part of the result artifact, in order."""
     task_id: str | None = None
     """The green agent's task id."""
+
+
+@dataclass
+class StreamState:
+    """What the harness knows of the assessment while its stream runs (read after an interrupt)."""
+
+    task_id: str | None = None
+    """The green agent's task id, once its Task arrived."""
+    progress: dict[str, Any] = field(default_factory=dict)
+    """The latest ``{"progress": {role: {"done", "total", ...}}}`` counts (empty before any)."""
 
 
 def _ordered(value: Any) -> Any:
@@ -91,14 +102,23 @@ async def run_assessment(
     *,
     silence_timeout_s: float = SILENCE_TIMEOUT_S,
     trust_env: bool = False,
+    state: StreamState | None = None,
 ) -> Outcome:
     """Send ``request`` to the green agent at ``endpoint`` (streaming) and return its outcome.
 
     Raises :class:`StreamError` when the agent is unreachable, the stream breaks, goes silent
-    for ``silence_timeout_s``, or ends without a terminal state.
+    for ``silence_timeout_s``, or ends without a terminal state. ``state`` (if given) is kept current.
     """
+    state = state or StreamState()
     timeout = httpx.Timeout(connect=10.0, read=silence_timeout_s, write=30.0, pool=30.0)
-    fold = TaskFold(lambda text, data: on_status(text, _ordered(restore_ints(data))))
+
+    def status(text: str, data: Any) -> None:
+        data = _ordered(restore_ints(data))
+        if isinstance(data, dict) and isinstance(data.get("progress"), dict):
+            state.progress = data["progress"]
+        on_status(text, data)
+
+    fold = TaskFold(status)
     async with httpx.AsyncClient(timeout=timeout, trust_env=trust_env) as http:
         try:
             card = await A2ACardResolver(http, endpoint.rstrip("/")).get_agent_card()
@@ -109,6 +129,7 @@ async def run_assessment(
         try:
             async for event in client.send_message(SendMessageRequest(message=message)):
                 fold.add(event)
+                state.task_id = fold.task_id
                 if fold.done:
                     break
         except httpx.ReadTimeout:
@@ -124,3 +145,26 @@ async def run_assessment(
             f"the green agent's stream ended before the task finished (last state: {fold.state})"
         )
     return outcome_of(fold)
+
+
+async def cancel_assessment(endpoint: str, task_id: str, *, trust_env: bool = False) -> dict[str, Any] | None:
+    """A2A ``CancelTask`` for the assessment; what its ``canceled`` status carries under
+    ``interrupted`` (the result of the items finished so far: :mod:`green_agent.core.interrupted`), or
+    ``None`` when it carries none (an assessor off the unit runner). :class:`StreamError` when the green
+    agent cannot be reached or refuses (the task had already ended)."""
+    async with httpx.AsyncClient(timeout=httpx.Timeout(60.0, connect=10.0), trust_env=trust_env) as http:
+        try:
+            card = await A2ACardResolver(http, endpoint.rstrip("/")).get_agent_card()
+            client = ClientFactory(ClientConfig(streaming=False, httpx_client=http)).create(card)
+            try:
+                task = await client.cancel_task(CancelTaskRequest(id=task_id))
+                if not task.status.HasField("message"):  # the ending may be stored a moment later
+                    task = await client.get_task(GetTaskRequest(id=task_id))
+            finally:
+                await client.close()
+        except Exception as exc:
+            raise StreamError(f"cannot cancel the assessment: {_describe(exc)}") from exc
+    fold = TaskFold()
+    fold.add(StreamResponse(task=task))
+    found = [d for d in _as_sent(fold.final_data) if isinstance(d.get(INTERRUPTED_KEY), dict)]
+    return found[0][INTERRUPTED_KEY] if found else None

@@ -17,6 +17,7 @@ from green_agent.core.declaration.resumed import resume_lines
 from green_agent.core.registry import declaration_for
 from green_agent.core.scoring.compare import is_participant_part
 from green_agent.kit.errors import DataError
+from green_agent.report.run_notes import run_notes
 from green_agent.report.stream import (
     STREAM_ABOVE_BYTES,
     ChangedOnDisk,
@@ -55,6 +56,9 @@ class ReportData:
     """Participant parts (completed), the other parts, and the AgentBeats ids."""
     reproducibility: dict[str, Any] | None
     """The first reproducibility block found (separate part or inside a participant part)."""
+    run_notes: tuple[str, ...] = ()
+    """What the harness says about the run as a whole (interrupted, a participant that ended mid-run):
+    :mod:`green_agent.report.run_notes`."""
     _rendered: dict[str, Sequence[Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def section_blocks(self, section: ReportSection) -> Sequence[Any]:
@@ -76,11 +80,11 @@ class ReportData:
 
     @property
     def notices(self) -> list[str]:
-        """Lines shown above the summary: what was resumed from a journal (after :data:`RESUMED_WARNING`),
-        then the plugin's own notices."""
+        """Lines shown above the summary: the notes on the run as a whole, what was resumed from a journal
+        (after :data:`RESUMED_WARNING`), then the plugin's own notices."""
         resumed = resume_lines(self.participants)
         own = list(self.declaration.notices(self.view)) if self.declaration.notices else []
-        return ([RESUMED_WARNING, *resumed] if resumed else []) + own
+        return [*self.run_notes, *([RESUMED_WARNING, *resumed] if resumed else []), *own]
 
     @property
     def participants(self) -> list[dict[str, Any]]:
@@ -178,7 +182,9 @@ def prepare_report(results: Mapping[str, Any]) -> ReportData:
         others=others,
         ids={str(p["role"]): ids.get(p["role"]) for p in participants},
     )
-    return ReportData(declaration=declaration, view=view, reproducibility=repro)
+    return ReportData(
+        declaration=declaration, view=view, reproducibility=repro, run_notes=tuple(run_notes(results))
+    )
 
 
 def load_report(path: Path) -> ReportData:

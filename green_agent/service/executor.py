@@ -5,7 +5,9 @@ The lifecycle is :class:`~green_agent.kit.server.task_executor.TaskExecutor`'s: 
 unexpected ends the task ``failed`` with a one-line reason. Progress from the assessor is forwarded
 as ``working`` updates, and a heartbeat repeats the latest one so the client hears from us at least
 every ``heartbeat_s`` seconds (AgentBeats clients drop a silent stream after 300 s). A2A
-``CancelTask`` stops the assessment (finished items stay in the journal) and ends the task ``canceled``.
+``CancelTask`` stops the assessment (finished items stay in the journal) and ends the task ``canceled``;
+its status's data part carries the result of the items finished so far, ``{"interrupted": {...}}``
+(:mod:`green_agent.core.interrupted`), for an assessor on the unit runner.
 
 The request text it reads is the one intake cleaned (:mod:`green_agent.kit.server.intake`): participant URLs
 with user-info are restored from what intake kept for this call, and a credential-named field
@@ -27,6 +29,7 @@ from a2a.server.agent_execution import RequestContext
 from a2a.types import Message, Part, Task
 
 from green_agent.core.contract import RESULT_ARTIFACT, AssessmentRequest, Assessor, RequestError
+from green_agent.core.interrupted import INTERRUPTED_KEY, collecting
 from green_agent.kit.client.transport import A2ATransport
 from green_agent.kit.finite_json import NonFiniteNumber, loads_finite, non_finite_path
 from green_agent.kit.parts import agent_message, data_part
@@ -128,7 +131,7 @@ class AssessmentExecutor(TaskExecutor):
         return f"Assessment failed: {self._describe(exc)}", None
 
     def canceled(self, job: Job) -> tuple[str, Mapping[str, Any] | None]:
-        return "Assessment canceled.", None
+        return "Assessment canceled.", job.spent() or None
 
     def _describe(self, exc: Exception) -> str:
         """An unexpected error for the client: its text may name host paths, so a public agent hides it."""
@@ -174,12 +177,14 @@ class AssessmentExecutor(TaskExecutor):
             await job.progress(text, {"progress": dict(counts)})
 
         try:
-            async with self._gate.slot(queued):
-                await job.start(
-                    f"Assessment started ({self._assessor.name}); participants: {', '.join(request.participants)}"
-                )
-                async with A2ATransport(call_slots=self._call_slots) as transport:
-                    result = await self._assessor.run(plan, transport, progress)
+            with collecting() as interrupted:  # what a cancelled run offers goes into the canceled status
+                job.spent = lambda: {INTERRUPTED_KEY: interrupted[-1].data()} if interrupted else {}
+                async with self._gate.slot(queued):
+                    await job.start(
+                        f"Assessment started ({self._assessor.name}); participants: {', '.join(request.participants)}"
+                    )
+                    async with A2ATransport(call_slots=self._call_slots) as transport:
+                        result = await self._assessor.run(plan, transport, progress)
         except Busy as exc:
             raise TaskRejected(f"Rejected: {exc}", {"error": "busy", "message": str(exc)}) from None
         unsendable = _unserializable(result.parts)

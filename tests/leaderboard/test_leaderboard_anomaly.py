@@ -31,6 +31,7 @@ def anomaly_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     files = {
         "sharded-run": workflow_merge(shards, IDS),
         "partial-run": workflow_merge(shards[1:], IDS, "partial"),
+        "interrupted-run": workflow_merge(shards, IDS, "interrupted"),  # as the harness marks a stopped run
     }
     return {"folder": write_results(tmp / "repo", files), "whole": whole[0]}
 

@@ -66,6 +66,14 @@ def folio_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "sharded-run": workflow_merge(shards, IDS),
         "variants-run": workflow_merge(variant_shards, IDS),
         "partial-run": workflow_merge(shards[:1], IDS, status="partial"),
+        # an interrupted harness run (harness/interrupted.py): its shape, with whole parts, so only the
+        # status keeps it out
+        "interrupted-run": {
+            "status": "interrupted",
+            "interrupted": {"signal": "SIGINT", "planned": 64, "finished": {"good": 64, "priced": 64}},
+            "participants": {"good": "id-good", "priced": "id-priced"},
+            "results": harness,
+        },
         "failed-run": workflow_merge([], IDS, status="failed"),
         "local-run": {"participants": {"good": None}, "results": harness[:1]},
     }
@@ -110,7 +118,7 @@ def test_a_sharded_run_is_one_row_per_agent_recomputed_from_the_sums(
     overall = rows(outputs["newest"], "Overall ranking")
     assert (
         len(overall) == 6
-    )  # harness: good, priced; sharded and variants: two each (partial, failed, local: none)
+    )  # harness: good, priced; sharded and variants: two each (partial, interrupted, failed, local: none)
     for role in ("priced", "naive"):
         row = next(r for r in overall if r["id"] == IDS[role] and r["run"] == "sharded-run")
         whole = folio_runs["whole"][role]  # the same 48 instances, assessed in one go

@@ -1,0 +1,31 @@
+"""What the harness says about a whole run, above every report's summary: an interrupted run's partial
+results, a participant process that ended mid-run. Read from the results file's top level (written by
+the harness: docs/harness.md), so the console, the HTML, Markdown and terminal reports word it alike."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def interrupted_note(results: Mapping[str, Any]) -> str | None:
+    """``Interrupted run (SIGINT): partial results …`` for a file with ``"status": "interrupted"``."""
+    if results.get("status") != "interrupted":
+        return None
+    info = results.get("interrupted")
+    info = info if isinstance(info, Mapping) else {}
+    finished = info.get("finished")
+    finished = finished if isinstance(finished, Mapping) else {}
+    planned = info.get("planned", "?")
+    counts = ", ".join(f"{role} finished {n} of {planned} items" for role, n in finished.items())
+    how = f" ({info['signal']})" if isinstance(info.get("signal"), str) else ""
+    return (
+        f"Interrupted run{how}: partial results over the items finished before the stop"
+        + (f" ({counts})" if counts else "")
+        + ". The leaderboard leaves it out; running it again with --resume continues it from the green agent's journal."
+    )
+
+
+def run_notes(results: Mapping[str, Any]) -> list[str]:
+    """Every note about the run as a whole, in the order the reports show them."""
+    return [note for note in (interrupted_note(results),) if note]
