@@ -3,7 +3,8 @@
 Exit codes: 0 success · 1 the run failed (an agent did not come up, port taken, task rejected or
 failed, stream lost) · 2 bad command line, scenario file, or an --output that cannot be written
 (checked before any agent starts) · 3 the assessment completed but a participant failed every item
-(results written; see the hint printed) · 128+N stopped by signal N: 130 Ctrl-C, 143 SIGTERM, 129
+(results written; see the hint printed) · 4 a participant process started here exited or was killed
+during the assessment (results written; it is named with its log) · 128+N stopped by signal N: 130 Ctrl-C, 143 SIGTERM, 129
 SIGHUP (every agent stopped; a result that had already arrived is still written, and a stop during the
 assessment writes the finished items' results marked "interrupted" and prints the --resume command).
 
@@ -26,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from green_agent.harness.exits import ExitedParticipant, explain_exits
+from green_agent.harness.exits import EXIT_PARTICIPANT_EXITED, exited_participants, record_exits
 from green_agent.harness.leaderboard import add_leaderboard_parser, run_leaderboard
 from green_agent.harness.output import OutputError, unwritable_output, write_html, write_results
 from green_agent.harness.preload import AGENT_CLIENT, HTML_REPORT, Preload
@@ -245,6 +246,7 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
     from green_agent.core.declaration.resumed import resume_lines
     from green_agent.harness.client import StreamState
     from green_agent.harness.display import print_results
+    from green_agent.report.run_notes import exit_line
 
     request = scenario.request()
     if args.resume:
@@ -258,15 +260,14 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
     except KeyboardInterrupt as stop:  # the items finished so far are still written (harness/interrupted.py)
         from green_agent.harness.interrupted import keep_interrupted
 
-        keep_interrupted(scenario, args, state, exit_status(stop) - 128, _say(console), _warn)
+        exited = exited_participants(supervisor.exited(), scenario.green, state.progress)
+        keep_interrupted(scenario, args, state, exit_status(stop) - 128, exited, _say(console), _warn)
         raise
     try:
-        results, exited = _keep(scenario, args, supervisor, outcome)
+        results, exits = _keep(scenario, args, supervisor, outcome, state)
     finally:
         held.release()  # a stop that came meanwhile acts now, the results being written
     verdict = print_results(console, outcome.summary, outcome.results)
-    for gone in exited.values():
-        console.print(f"{gone.role}: {gone.explanation()} during the assessment", markup=False)
     for line in resume_lines(outcome.results):
         console.print(line, markup=False)
     if args.resume and not resume_lines(outcome.results):
@@ -282,24 +283,24 @@ def _run(scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, c
         print(f"{PROG}: {html}", file=sys.stderr)
     else:
         console.print(html, markup=False)
+    for entry in exits:
+        _error(exit_line(entry))
     if verdict.failed_everything:
         _error(
             f"participant(s) {', '.join(verdict.failed_everything)} failed every item (see the hint above)"
         )
-        return EXIT_PARTICIPANT_FAILED
-    return 0
+    if exits:
+        return EXIT_PARTICIPANT_EXITED
+    return EXIT_PARTICIPANT_FAILED if verdict.failed_everything else 0
 
 
 def _keep(
-    scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, outcome: Outcome
-) -> tuple[dict[str, Any], dict[str, ExitedParticipant]]:
+    scenario: Scenario, args: argparse.Namespace, supervisor: Supervisor, outcome: Outcome, state: StreamState
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Check the outcome and write the results file (stops are held meanwhile); the results, and the
-    participants whose process exited during the assessment (named in their items' errors)."""
-    exited = {
-        p.spec.role: ExitedParticipant(p.spec.role, p.popen.returncode, p.log_path)
-        for p in supervisor.exited()
-        if p.spec is not scenario.green
-    }
+    ``participant_exits`` entries of the participants whose process exited during the assessment
+    (named in their items' errors too: harness/exits.py)."""
+    exited = exited_participants(supervisor.exited(), scenario.green, state.progress)
     supervisor.keep_logs = supervisor.keep_logs or bool(exited)  # the results name their logs
     # the agents are done: stop them while we write and print (run_command waits for this to finish)
     threading.Thread(target=supervisor.stop_all, name="stop-agents", daemon=True).start()
@@ -308,16 +309,16 @@ def _keep(
     if not outcome.results:
         text = outcome.message or outcome.summary or "(nothing)"
         raise RunFailed(f"the green agent finished ({outcome.state}) without result data parts: {text}")
-    explain_exits(outcome.results, exited)
-    results = {
+    results: dict[str, Any] = {
         "participants": {p.role: p.agentbeats_id for p in scenario.participants},
         "results": outcome.results,
     }
+    exits = record_exits(results, exited)
     try:
         write_results(args.output, results)
     except OutputError as exc:
         raise RunFailed(str(exc)) from None
-    return results, exited
+    return results, exits
 
 
 def supervisor_failure(supervisor: Supervisor, proc: Any, what: str) -> RunFailed:

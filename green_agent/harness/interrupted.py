@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from green_agent.harness.client import StreamError, StreamState, cancel_assessment
+from green_agent.harness.exits import ExitedParticipant, record_exits
 from green_agent.harness.output import OutputError, write_html, write_results
 from green_agent.harness.scenario import Scenario
 
@@ -82,10 +83,17 @@ async def _cancel(endpoint: str, task_id: str, trust_env: bool) -> dict[str, Any
 
 
 def keep_interrupted(
-    scenario: Scenario, args: argparse.Namespace, state: StreamState, signum: int, say: Any, warn: Any
+    scenario: Scenario,
+    args: argparse.Namespace,
+    state: StreamState,
+    signum: int,
+    exited: Mapping[str, ExitedParticipant],
+    say: Any,
+    warn: Any,
 ) -> dict[str, Any] | None:
     """Cancel the assessment, write the partial results and report, print the journal and the resume
-    command; the document written, or ``None``. ``say`` prints a line to the console, ``warn`` one
+    command; the document written, or ``None``. ``exited``: participants whose process had ended (listed
+    in the document as in a completed run's). ``say`` prints a line to the console, ``warn`` one
     ``agentbeats:`` line to stderr. A second stop signal (``KeyboardInterrupt``) skips the rest."""
     resume = resume_command(args)
     if state.task_id is None:
@@ -110,6 +118,7 @@ def keep_interrupted(
             + f"; the green agent's journal keeps the finished items: {resume}"
         )
         return None
+    record_exits(document, exited)
     try:
         write_results(args.output, document)
     except OutputError as exc:

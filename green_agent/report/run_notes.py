@@ -26,6 +26,30 @@ def interrupted_note(results: Mapping[str, Any]) -> str | None:
     )
 
 
+def exit_line(entry: Mapping[str, Any]) -> str:
+    """One line for an entry of ``participant_exits`` (harness/exits.py): which agent, how it ended,
+    after how many items, where its log is."""
+    how = (
+        f"was killed by {entry['signal']}"
+        if entry.get("signal")
+        else f"exited with status {entry.get('status')}"
+    )
+    after = entry.get("after_items")
+    when = "" if after is None else f" after {after} of {entry.get('planned_items', '?')} items"
+    return f"participant {entry.get('role')!r} {how}{when} during the assessment (log: {entry.get('log')})"
+
+
+def exit_notes(results: Mapping[str, Any]) -> list[str]:
+    """One note per participant process that ended mid-run: its items after that failed."""
+    entries = results.get("participant_exits")
+    return [
+        f"The {exit_line(e)}: the items it had not answered failed as runtime errors, and the run did not succeed."
+        for e in (entries if isinstance(entries, list) else [])
+        if isinstance(e, Mapping)
+    ]
+
+
 def run_notes(results: Mapping[str, Any]) -> list[str]:
     """Every note about the run as a whole, in the order the reports show them."""
-    return [note for note in (interrupted_note(results),) if note]
+    interrupted = interrupted_note(results)
+    return [*([interrupted] if interrupted else []), *exit_notes(results)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 
 from a2a.types import Part
 
@@ -24,19 +25,28 @@ from green_agent.kit.server.serving import (
 from green_agent.kit.server.task_executor import Completion, Job, TaskExecutor
 
 EXIT_AFTER_STATUS = 3
-"""The exit status of an echo agent told to ``--exit-after N`` messages."""
+"""The default exit status of an echo agent told to ``--exit-after N`` messages."""
 
 
 class EchoExecutor(TaskExecutor):
-    def __init__(self, delay_s: float, exit_after: int | None = None) -> None:
+    def __init__(
+        self,
+        delay_s: float,
+        exit_after: int | None = None,
+        status: int = EXIT_AFTER_STATUS,
+        kill: bool = False,
+    ) -> None:
         super().__init__()
         self._delay_s = delay_s
         self._exit_after = exit_after
+        self._status, self._kill = status, kill
         self._answered = 0
 
     async def work(self, job: Job) -> Completion:
         if self._exit_after is not None and self._answered >= self._exit_after:
-            os._exit(EXIT_AFTER_STATUS)  # a participant that dies mid-run, as a crash would
+            if self._kill:  # as the OOM killer would
+                os.kill(os.getpid(), signal.SIGKILL)
+            os._exit(self._status)  # a participant that dies mid-run, as a crash would
         self._answered += 1
         await asyncio.sleep(self._delay_s)
         text = job.context.get_user_input()
@@ -50,6 +60,12 @@ def main() -> None:
     parser.add_argument(
         "--exit-after", type=int, default=None, help=f"exit({EXIT_AFTER_STATUS}) at message N+1"
     )
+    parser.add_argument(
+        "--exit-status", type=int, default=EXIT_AFTER_STATUS, help="the status --exit-after exits with"
+    )
+    parser.add_argument(
+        "--sigkill", action="store_true", help="--exit-after kills itself with SIGKILL instead"
+    )
     args = parser.parse_args()
     card = agent_card(
         name="echo",
@@ -59,7 +75,7 @@ def main() -> None:
     )
     print(f"echo agent listening on {args.host}:{args.port}", flush=True)
     serve(
-        build_app(EchoExecutor(args.delay, args.exit_after), card),
+        build_app(EchoExecutor(args.delay, args.exit_after, args.exit_status, args.sigkill), card),
         host=args.host,
         port=args.port,
         log_level=args.log_level,

@@ -250,8 +250,9 @@ def test_report_writes_its_files_though_stdout_closes(tmp_path: Path) -> None:
 
 def test_a_participant_that_exits_mid_run_is_named_in_its_item_errors(tmp_path: Path) -> None:
     """alice answers two of four messages, then her process exits with status 3: the items she
-    failed say so and name her log, which is kept. Before, they only said that nothing listened
-    at her endpoint (and the logs of the successful run were deleted)."""
+    failed say so and name her log, which is kept, and the run exits 4 naming her (any assessor: this
+    one is not on the unit runner). Before, they only said that nothing listened at her endpoint (and
+    the logs of the successful run were deleted)."""
     scenario = FakeScenario(tmp_path, ("alice",), config="rounds = 4\nitems = true")
     text = scenario.path.read_text()
     port = scenario.ports["alice"]
@@ -266,5 +267,9 @@ def test_a_participant_that_exits_mid_run_is_named_in_its_item_errors(tmp_path: 
     why = f"participant process exited with status {EXIT_AFTER_STATUS} (see its log "
     for item in failed:
         assert item["error"].startswith(why) and str(log.name) in item["error"]
-    assert f"alice: {why}" in proc.stdout
+    assert proc.returncode == 4, proc.stderr
+    assert (
+        f"agentbeats: error: participant 'alice' exited with status {EXIT_AFTER_STATUS} after 2 of 4 items "
+        f"during the assessment (log: {log})"
+    ) in proc.stderr
     assert log.is_file()

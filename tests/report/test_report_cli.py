@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from markupsafe import escape
 
 from green_agent.report.cli import add_report_parser, main, run_report
 from green_agent.report.html import write_html_report
@@ -171,3 +173,38 @@ def test_help_documents_exit_codes() -> None:
     )
     assert proc.returncode == 0 and "exit status" in proc.stdout
     assert "0  the report was printed" in proc.stdout and "2  bad input" in proc.stdout
+
+
+def test_an_interrupted_run_and_a_dead_participant_open_every_report(
+    tmp_path: Path, results: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The harness's top-level notes (harness/interrupted.py, harness/exits.py) come first in the
+    terminal, Markdown and HTML reports, worded alike; a file without them has neither note."""
+    role = results["results"][0]["role"]
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps(results))
+    results["status"] = "interrupted"
+    results["interrupted"] = {"signal": "SIGTERM", "planned": 64, "finished": {role: 23}}
+    results["participant_exits"] = [
+        {
+            "role": role,
+            "status": None,
+            "signal": "SIGKILL",
+            "after_items": 3,
+            "planned_items": 64,
+            "log": "x.log",
+        }
+    ]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(results))
+    interrupted = f"Interrupted run (SIGTERM): partial results over the items finished before the stop ({role} finished 23 of 64 items)"
+    died = f"The participant '{role}' was killed by SIGKILL after 3 of 64 items during the assessment (log: x.log)"
+    html, md = tmp_path / "r.html", tmp_path / "r.md"
+    assert main([str(path), "--html", str(html), "--markdown", str(md)]) == 0
+    terminal = " ".join(capsys.readouterr().out.split())
+    assert terminal.index(interrupted) < terminal.index(died) < terminal.index("summary")
+    assert md.read_text().startswith("#") and f"> {interrupted}" in md.read_text() and died in md.read_text()
+    doc = html.read_text()
+    assert doc.index(str(escape(died))) < doc.index('<section id="summary">') and interrupted in doc
+    assert main([str(plain), "--html", str(html)]) == 0
+    assert "Interrupted run" not in html.read_text() and "during the assessment" not in html.read_text()
