@@ -1,28 +1,31 @@
-"""``agentbeats leaderboard RESULTS_DIR [--queries FILE] [--html OUT]``: a submitter's leaderboard preview.
-
-It runs a scenario's leaderboard queries on a folder of results files exactly as the AgentBeats
-leaderboard does (:mod:`green_agent.harness.leaderboard_queries`) and prints each table, so a
-submitter sees their row before submitting. Without ``--queries`` the queries are the scenario's whose
-assessor wrote the results (``scenarios/<assessor>/leaderboard.json``). A role without an AgentBeats
-id gets a note: the leaderboard leaves it out, as the queries rank by id.
-"""
+"""``agentbeats leaderboard RESULTS_DIR [--queries FILE] [--html OUT]``: a submitter's leaderboard preview
+(:data:`DESCRIPTION` says what it does, in the plain words ``--help`` shows)."""
 
 from __future__ import annotations
 
 import argparse
 import html
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from green_agent.harness.leaderboard_notes import left_out, participant_parts, results_files
 from green_agent.harness.leaderboard_queries import QueryError, QueryTable, load_queries, run_queries
+
+DESCRIPTION = """\
+Run a scenario's leaderboard queries on a folder of results files exactly as the AgentBeats
+leaderboard does, and print each table, so a submitter sees their row before submitting.
+
+Without --queries the queries are those of the scenario whose assessor wrote the results
+(scenarios/<assessor>/leaderboard.json). A note says why a file or a run is left out: a role
+without an AgentBeats id (the queries rank by id), a run whose status is not completed (an
+interrupted run), or a run a best-run query does not count (limited, or covering less than 95% of
+the dataset's items). Needs DuckDB (a development dependency).
+"""
 
 REPO = Path(__file__).resolve().parents[2]
 """The checkout this module runs from (its ``scenarios/`` holds the shipped queries)."""
-MAX_SCANNED_BYTES = 64 << 20
-"""Results files larger than this are queried but not read here for the default queries and hints."""
 
 
 @dataclass(frozen=True)
@@ -40,11 +43,13 @@ def add_leaderboard_parser(sub: Any) -> None:
     command = sub.add_parser(
         "leaderboard",
         help="run a scenario's leaderboard queries on a folder of results files (needs DuckDB)",
-        description=__doc__,
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     command.add_argument("results_dir", metavar="RESULTS_DIR", type=Path, help="folder of results *.json")
-    command.add_argument("--queries", type=Path, help="a leaderboard.json (default: the assessor's)")
+    command.add_argument(
+        "--queries", type=Path, metavar="FILE", help="a leaderboard.json (default: the assessor's)"
+    )
     command.add_argument("--html", type=Path, metavar="OUT", help="also write the tables as an HTML page")
 
 
@@ -52,20 +57,10 @@ def summarise(results_dir: Path) -> ResultsSummary:
     """Assessors and id-less roles of the results files; unreadable or foreign files are skipped."""
     assessors: set[str] = set()
     unnamed: list[str] = []
-    for path in sorted(results_dir.glob("*.json")):
-        try:
-            if path.stat().st_size > MAX_SCANNED_BYTES:
-                continue
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
-            continue
-        if not isinstance(data, dict) or not isinstance(data.get("results"), list):
-            continue
+    for path, data in results_files(results_dir):
         named = data.get("participants")
         ids: dict[str, Any] = named if isinstance(named, dict) else {}
-        for part in data["results"]:
-            if not isinstance(part, dict) or part.get("kind", "participant") != "participant":
-                continue
+        for part in participant_parts(data):
             if isinstance(part.get("assessor"), str):
                 assessors.add(part["assessor"])
             role = part.get("role")
@@ -137,7 +132,8 @@ def run_leaderboard(args: argparse.Namespace, error: Any) -> int:
     summary = summarise(results_dir)
     try:
         queries_path = args.queries or default_queries(summary.assessors)
-        version, tables = run_queries(load_queries(queries_path), results_dir)
+        queries = load_queries(queries_path)
+        version, tables = run_queries(queries, results_dir)
     except QueryError as exc:
         error(str(exc))
         return 2
@@ -150,6 +146,8 @@ def run_leaderboard(args: argparse.Namespace, error: Any) -> int:
     print_tables(tables, version, queries_path)
     for entry in summary.unnamed:
         print(f"note: {entry} has no AgentBeats id in participants, so the leaderboard leaves it out")
+    for note in left_out(results_dir, queries):
+        print(f"note: {note}")
     if args.html is not None:
         print(f"HTML written to {args.html}")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from contextlib import ExitStack
@@ -27,6 +28,10 @@ GOLD = answers_for(GOLD_ITEMS)
 IDS = {"good": "id-good", "priced": "id-priced", "naive": "id-naive", "cue": "id-cue", "green": "id-green"}
 USAGE = {"prompt_tokens": 120, "completion_tokens": 30, "cost_usd": 0.0015}
 NUM_INSTANCES = 48
+NEAR_FULL = 61
+"""The fewest of the sample's 64 items a best run may cover (95%: 60.8)."""
+BEST_RUNS = {"harness-run", "naive-full-run", "near-full-run"}
+"""The fixture's runs over the whole dataset: no limit, at least 95% of its items."""
 VARIANTS = {"variants": list(KINDS), "seed": 7, "num_instances": 24}
 """A run with every variant kind (docs/variants.md) on fewer instances: five items per source."""
 
@@ -61,6 +66,13 @@ def folio_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             for i in range(2)
         ]
         variant_whole = assess("folio", tmp / "runs", varied, VARIANTS)
+        # best-run eligibility (docs/agentbeats.md, Leaderboard rules): naive answers True, right on
+        # the first item, so its 1-item run scores 100 against a third over the whole dataset
+        alone = {"naive": naive}
+        limited = assess("folio", tmp / "runs", alone, {"limit": 1})
+        naive_full = assess("folio", tmp / "runs", alone, {})
+        near_full = assess("folio", tmp / "runs", alone, {"num_instances": NEAR_FULL})
+        short = assess("folio", tmp / "runs", alone, {"num_instances": NEAR_FULL - 1})
     files = {
         "harness-run": {"participants": {"good": "id-good", "priced": "id-priced"}, "results": harness},
         "sharded-run": workflow_merge(shards, IDS),
@@ -76,6 +88,10 @@ def folio_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         },
         "failed-run": workflow_merge([], IDS, status="failed"),
         "local-run": {"participants": {"good": None}, "results": harness[:1]},
+        "limited-run": {"participants": {"naive": "id-naive"}, "results": limited},
+        "naive-full-run": {"participants": {"naive": "id-naive"}, "results": naive_full},
+        "near-full-run": {"participants": {"naive": "id-naive"}, "results": near_full},
+        "short-run": {"participants": {"naive": "id-naive"}, "results": short},
     }
     folder = write_results(tmp / "repo", files)
     return {
@@ -108,6 +124,7 @@ def test_every_query_ranks_our_runs_only_with_id_first(outputs: dict[str, dict[s
             ("id-naive", "sharded-run"),
             ("id-cue", "variants-run"),
             ("id-naive", "variants-run"),
+            *(("id-naive", run) for run in ("limited-run", "naive-full-run", "near-full-run", "short-run")),
         }, name
         assert ranked, name
 
@@ -116,9 +133,9 @@ def test_a_sharded_run_is_one_row_per_agent_recomputed_from_the_sums(
     outputs: dict[str, dict[str, Any]], folio_runs: dict[str, Any]
 ) -> None:
     overall = rows(outputs["newest"], "Overall ranking")
-    assert (
-        len(overall) == 6
-    )  # harness: good, priced; sharded and variants: two each (partial, interrupted, failed, local: none)
+    # harness: good, priced; sharded and variants: two each; naive alone: four (partial, interrupted,
+    # failed, local: none)
+    assert len(overall) == 10
     for role in ("priced", "naive"):
         row = next(r for r in overall if r["id"] == IDS[role] and r["run"] == "sharded-run")
         whole = folio_runs["whole"][role]  # the same 48 instances, assessed in one go
@@ -132,22 +149,29 @@ def test_a_sharded_run_is_one_row_per_agent_recomputed_from_the_sums(
         assert row["coverage_pct"] == pytest.approx(100 * whole["coverage"], abs=0.051)
     scores = [r["score"] for r in overall]
     assert scores == sorted(scores, reverse=True) and overall[0]["id"] == "id-good"
+    assert {(r["run"], r["score"]) for r in overall if r["items"] == 1} == {("limited-run", 100.0)}
 
 
-def test_best_run_per_agent_is_its_top_overall_row(outputs: dict[str, dict[str, Any]]) -> None:
-    """One row per agent and dataset: the run the overall ranking puts first for it (highest score,
-    then the tighter interval), with how many runs it has; the sharded run counts as one."""
+def test_best_run_per_agent_is_its_top_overall_row_over_the_whole_dataset(
+    outputs: dict[str, dict[str, Any]],
+) -> None:
+    """One row per agent and dataset: among its runs over the whole dataset (no limit, at least 95% of
+    the items), the one the overall ranking puts first (highest score, then the tighter interval), with
+    how many such runs it has. Before, naive's 1-item run (100.0) was its best, over its full run."""
     overall = rows(outputs["newest"], "Overall ranking")
     best = rows(outputs["newest"], "Best run per agent")
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in overall:  # already best first
-        groups.setdefault((row["id"], row["dataset"]), []).append(row)
-    assert len(best) == len(groups) == 4
+        if row["run"] in BEST_RUNS:
+            groups.setdefault((row["id"], row["dataset"]), []).append(row)
+    assert len(best) == len(groups) == 3
     for row in best:
         runs = groups[(row["id"], row["dataset"])]
         assert {k: v for k, v in row.items() if k != "runs"} == runs[0]
         assert row["runs"] == len(runs)
-    assert {r["id"]: r["runs"] for r in best} == {"id-good": 1, "id-priced": 2, "id-naive": 2, "id-cue": 1}
+    assert {r["id"]: r["runs"] for r in best} == {"id-good": 1, "id-priced": 1, "id-naive": 2}
+    naive = next(r for r in best if r["id"] == "id-naive")
+    assert naive["run"] != "limited-run" and naive["score"] < 50 and naive["items"] >= NEAR_FULL
 
 
 def test_the_leaderboard_command_shows_what_the_leaderboard_ranks(
@@ -169,6 +193,42 @@ def test_the_leaderboard_command_shows_what_the_leaderboard_ranks(
     assert page.read_text() == render_html(expected, results)
     assert "Best run per agent" in done.stdout and "id-priced" in done.stdout
     assert "note: local-run.json: good has no AgentBeats id" in done.stdout
+    for run, status in (
+        ("interrupted-run", "interrupted"),
+        ("partial-run", "partial"),
+        ("failed-run", "failed"),
+    ):
+        assert f"note: {run}.json: left out of every table: its status is {status!r}" in done.stdout
+
+
+def test_the_leaderboard_command_says_which_runs_a_best_run_leaves_out_as_the_query_does(
+    outputs: dict[str, dict[str, Any]], folio_runs: dict[str, Any]
+) -> None:
+    """Its notes name every ranked run the best-run query does not count, and only those: for each
+    agent, the runs without a note are as many as the query's ``runs``, its best among them."""
+    results = folio_runs["folder"] / "results"
+    done = subprocess.run(
+        [sys.executable, "-m", "green_agent.harness", "leaderboard", str(results)],
+        capture_output=True,
+        text=True,
+        timeout=scaled(120),
+    )
+    assert done.returncode == 0, done.stderr
+    noted = set(re.findall(r"note: (\S+)\.json: (\S+) left out of 'Best run per agent': ", done.stdout))
+    ranked = {(r["run"], r["id"]) for r in rows(outputs["newest"], "Overall ranking")}
+    counted = ranked - noted
+    assert counted == {(run, agent) for run, agent in ranked if run in BEST_RUNS}
+    for row in rows(outputs["newest"], "Best run per agent"):
+        assert (row["run"], row["id"]) in counted
+        assert row["runs"] == sum(1 for _, agent in counted if agent == row["id"])
+    assert (
+        "limited-run.json: id-naive left out of 'Best run per agent': it was limited (limit = 1)"
+        in done.stdout
+    )
+    assert (
+        f"short-run.json: id-naive left out of 'Best run per agent': it covers {NEAR_FULL - 1} of the dataset's "
+        "64 items; a best run covers at least 95% of them"
+    ) in done.stdout
 
 
 def test_per_label_sums_the_shards(outputs: dict[str, dict[str, Any]], folio_runs: dict[str, Any]) -> None:

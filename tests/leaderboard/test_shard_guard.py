@@ -29,7 +29,7 @@ def _folio_shard(scale: int) -> dict[str, Any]:
     per_label = {k: {"total": 3 * scale, "correct": 2 * scale} for k in ("True", "False", "Uncertain")}
     return {
         "role": "agent",
-        "dataset": {"name": "folio-sample"},
+        "dataset": {"name": "folio-sample", "n": 24},  # the two shards cover it: 4 + 20 sources (robustness)
         "total": 10 * scale,
         "correct": 6 * scale,
         "answered": 9 * scale,
