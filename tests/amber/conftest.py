@@ -1,7 +1,8 @@
 """Running the real Amber CLI on our manifests, offline.
 
-Amber is found as ``$AMBER``, else the copy ``npm ci --prefix .ci/amber`` installs (what ``.ci/run``
-does), else ``amber`` on PATH. Without it these tests skip locally; on CI the skip is a failure.
+Amber is found as ``$AMBER``, else the copy ``npm ci --prefix .ci/amber`` installs (what ``make test``
+and ``.ci/run`` do), else ``amber`` on PATH. ``make test`` installs it or stops naming npm; run alone
+without it, these tests skip (listed); on CI the skip is a failure.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,7 +64,9 @@ def image_python(uid: int) -> tuple[str, dict[str, str]]:
     for python, env in candidates:
         probe = [python, "-c", "import a2a, z3, green_agent"]
         try:
-            done = subprocess.run(probe, preexec_fn=as_user(uid), cwd=REPO, env=env, capture_output=True)
+            done = subprocess.run(
+                probe, **as_user(uid), cwd=REPO, env=env, capture_output=True, timeout=scaled(60)
+            )
         except PermissionError:
             continue
         if done.returncode == 0:
@@ -82,13 +85,14 @@ def container_command(docker: Dockerfile, image_root: Path, port: int) -> tuple[
     return [a.replace("0.0.0.0", "127.0.0.1") for a in argv], env
 
 
-def as_user(uid: int):
-    def demote() -> None:
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
+def as_user(uid: int) -> dict[str, Any]:
+    """``subprocess`` arguments that start a process as ``uid`` (gid ``uid``, no supplementary groups).
 
-    return demote
+    The switch is made by ``subprocess``'s C code between fork and exec, not by a ``preexec_fn``: Python
+    code in a child forked from the multi-threaded pytest worker (xdist's threads, servers other tests
+    leave running) can deadlock before ``exec`` (the ``subprocess`` docs warn of it), which under load
+    left this module's agents hanging until a timeout killed them (-9)."""
+    return {"user": uid, "group": uid, "extra_groups": []}
 
 
 @contextmanager
@@ -97,7 +101,7 @@ def container(docker: Dockerfile, image_root: Path) -> Iterator[str]:
     port = free_port()
     argv, env = container_command(docker, image_root, port)
     proc = subprocess.Popen(
-        argv, cwd=image_root / "app", env=env, preexec_fn=as_user(image_uid(docker)), start_new_session=True
+        argv, cwd=image_root / "app", env=env, **as_user(image_uid(docker)), start_new_session=True
     )
     try:
         health = [argv[0], *docker.exec_form("HEALTHCHECK")[1:]]
@@ -148,9 +152,10 @@ def test_green_refuses_to_start_without_a_writable_run_directory(image_root: Pat
         argv,
         cwd=image_root / "app",
         env=env,
-        preexec_fn=as_user(image_uid(green)),
+        **as_user(image_uid(green)),
         capture_output=True,
         text=True,
+        timeout=scaled(60),
     )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
