@@ -189,7 +189,8 @@ def main() -> int:
                 subprocess.Popen([sys.executable, "-c", SERVER.format(port=raw_port)], cwd=ROOT),
                 subprocess.Popen(
                     [sys.executable, "-m", "green_agent", "--port", str(green_port), "--run-dir",
-                     str(Path(tmp) / "runs")], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                     str(Path(tmp) / "runs"), "--ceiling-concurrency", str(max(args.concurrency))],
+                    cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                 ),
             ]  # fmt: skip
         try:

@@ -6,7 +6,9 @@ assessor plugin and checks, in this order:
 
 1. participants per request, from the request alone, before the plugin so much as reads its config
    (nothing is loaded, no card fetched);
-2. items × participants, from the plugin's plan (when the plugin can count its items, see
+2. the budgets a request chose against the operator's ceilings (:mod:`green_agent.service.ceilings`):
+   the raw config values before the plugin reads them, then the plan's values, defaults included;
+3. items × participants, from the plugin's plan (when the plugin can count its items, see
    :class:`CountsItems`), before ``run``: before any card is fetched or any slot taken.
 
 Each refusal is one line naming the limit and the flag that raises it. The concurrent-assessment
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from green_agent.core.config import RunConfig
 from green_agent.core.contract import (
     AssessmentRequest,
     AssessmentResult,
@@ -25,6 +28,7 @@ from green_agent.core.contract import (
     RequestError,
 )
 from green_agent.kit.client.messages import Transport
+from green_agent.service.ceilings import Ceilings
 
 
 @runtime_checkable
@@ -39,11 +43,14 @@ class CountsItems(Protocol):
 class Admitting:
     """``inner`` behind the admission limits; otherwise the same assessor."""
 
-    def __init__(self, inner: Assessor[Any], *, max_participants: int, max_items: int) -> None:
+    def __init__(
+        self, inner: Assessor[Any], *, max_participants: int, max_items: int, ceilings: Ceilings | None = None
+    ) -> None:
         self.inner = inner
         self.name = inner.name
         self.max_participants = max_participants
         self.max_items = max_items
+        self.ceilings = ceilings or Ceilings()
 
     def validate(self, request: AssessmentRequest) -> Any:
         """The inner plan, once the request fits; else :class:`RequestError` naming the flag."""
@@ -54,7 +61,11 @@ class Admitting:
                 f"{n:,} participants, over this green agent's limit of {self.max_participants:,} per "
                 "request (its operator can raise it with --max-participants)",
             )
+        self.ceilings.check_raw(request.config)
         plan = self.inner.validate(request)
+        config = getattr(plan, "config", None)
+        if isinstance(config, RunConfig):
+            self.ceilings.check_effective(config, request.config)
         if isinstance(self.inner, CountsItems):
             each = self.inner.items_per_participant(plan)
             if each * n > self.max_items:

@@ -36,6 +36,7 @@ from green_agent.kit.server.serving import (
 )
 from green_agent.kit.server.tenancy import Tenancy, TokenFileError, load_tokens
 from green_agent.service.admission import Admitting
+from green_agent.service.ceilings import Ceilings, add_ceiling_args, ceilings_from_args
 from green_agent.service.executor import AssessmentExecutor
 
 
@@ -89,12 +90,14 @@ def create_app(
     *,
     private_errors: bool = False,
     tenancy: Tenancy | None = None,
+    ceilings: Ceilings | None = None,
 ) -> ASGIApp:
     """The green agent's A2A app for ``assessor``, advertising ``card_url``.
 
     ``private_errors`` (set with ``--manifest-only``) keeps unexpected errors' text, which may name
     host paths, out of the messages sent to clients. ``tenancy`` says who may reach which task
-    (default: open, for the local harness). Every request's secrets are taken out at intake.
+    (default: open, for the local harness). Every request's secrets are taken out at intake; its
+    budgets are held to ``ceilings`` (default: :class:`Ceilings`' defaults).
     """
     card = agent_card(
         name=f"agentified-assessment green agent ({assessor.name})",
@@ -115,7 +118,9 @@ def create_app(
         ],
     )
     limits = limits or ServerLimits()
-    admitted = Admitting(assessor, max_participants=limits.max_participants, max_items=limits.max_items)
+    admitted = Admitting(
+        assessor, max_participants=limits.max_participants, max_items=limits.max_items, ceilings=ceilings
+    )
     return build_app(
         AssessmentExecutor(admitted, limits=limits, private_errors=private_errors, tenancy=tenancy),
         card,
@@ -155,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_tenancy_args(parser)
     add_limit_args(parser)
+    add_ceiling_args(parser)
     add_connection_args(parser)
     args = parser.parse_args(argv)
     problem = unwritable_run_dir(args.run_dir)
@@ -193,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             limits_from_args(args),
             private_errors=manifest_only,
             tenancy=tenancy,
+            ceilings=ceilings_from_args(args),
         ),
         host=args.host,
         port=args.port,
