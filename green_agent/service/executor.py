@@ -119,7 +119,12 @@ class AssessmentExecutor(TaskExecutor):
         self._private_errors = private_errors
         self._tenancy = tenancy or Tenancy(public=False)
         limits = limits or ServerLimits()
-        self._gate = AssessmentGate(limits.max_assessments, limits.max_queued)
+        self._gate = AssessmentGate(
+            limits.max_assessments,
+            limits.max_queued,
+            limits.max_assessments_per_client,
+            limits.max_queued_per_client,
+        )
         self._call_slots = asyncio.Semaphore(limits.max_outbound)
         self.heartbeat_s = heartbeat_s
         self.min_update_interval_s = min_update_interval_s
@@ -179,14 +184,16 @@ class AssessmentExecutor(TaskExecutor):
         try:
             with collecting() as interrupted:  # what a cancelled run offers goes into the canceled status
                 job.spent = lambda: {INTERRUPTED_KEY: interrupted[-1].data()} if interrupted else {}
-                async with self._gate.slot(queued):
+                client = self._tenancy.client(job.context.call_context) if job.context.call_context else None
+                async with self._gate.slot(queued, client):
                     await job.start(
                         f"Assessment started ({self._assessor.name}); participants: {', '.join(request.participants)}"
                     )
                     async with A2ATransport(call_slots=self._call_slots) as transport:
                         result = await self._assessor.run(plan, transport, progress)
         except Busy as exc:
-            raise TaskRejected(f"Rejected: {exc}", {"error": "busy", "message": str(exc)}) from None
+            data = {"error": "busy", "message": str(exc), "retry_after_s": exc.retry_after_s}
+            raise TaskRejected(f"Rejected: {exc}", data) from None
         unsendable = _unserializable(result.parts)
         if unsendable:
             log.error("result not sent: %s", unsendable)

@@ -34,6 +34,7 @@ from green_agent.kit.server.serving import (
     serve_command,
     skill,
 )
+from green_agent.kit.server.task_messages import TaskMessages
 from green_agent.kit.server.tenancy import Tenancy, TokenFileError, load_tokens
 from green_agent.service.admission import Admitting
 from green_agent.service.ceilings import Ceilings, add_ceiling_args, ceilings_from_args
@@ -128,6 +129,7 @@ def create_app(
         max_request_bytes=limits.max_request_bytes,
         tenancy=tenancy,
         request_context_builder=IntakeContextBuilder(),
+        task_messages=TaskMessages(limits.max_task_messages, limits.max_task_message_bytes),
     )
 
 
@@ -269,6 +271,13 @@ def add_limit_args(parser: argparse.ArgumentParser) -> None:
     for flag, help_text in (
         ("--max-assessments", "assessments running at once"),
         ("--max-queued", "assessments waiting for a slot; one more is rejected as busy"),
+        (
+            "--max-assessments-per-client",
+            "assessments of one client (principal; address when public without tokens) running at once",
+        ),
+        ("--max-queued-per-client", "assessments of one client waiting for a slot; one more is rejected"),
+        ("--max-task-messages", "messages waiting for one task in progress; one more is refused"),
+        ("--max-task-message-bytes", "bytes of the messages waiting for one task in progress"),
         ("--max-outbound", "calls to participants in flight at once, over all assessments"),
         ("--max-participants", "participants named in one request (more: rejected before any work)"),
         ("--max-items", "items x participants of one request (more: rejected before any card is fetched)"),
@@ -321,6 +330,10 @@ def limits_from_args(args: argparse.Namespace) -> ServerLimits:
     return ServerLimits(
         max_assessments=args.max_assessments,
         max_queued=args.max_queued,
+        max_assessments_per_client=args.max_assessments_per_client,
+        max_queued_per_client=args.max_queued_per_client,
+        max_task_messages=args.max_task_messages,
+        max_task_message_bytes=args.max_task_message_bytes,
         max_outbound=args.max_outbound,
         max_participants=args.max_participants,
         max_items=args.max_items,

@@ -64,6 +64,8 @@ class Peer:
     url: str
     version: str
     token: str | None = None
+    source: str | None = None
+    """Local address to connect from (``127.0.0.2``: another client, as far as the agent can tell)."""
 
     def headers(self) -> dict[str, str]:
         headers = {"A2A-Version": self.version}
@@ -79,7 +81,11 @@ class Peer:
             "method": METHODS[self.version][op],
             "params": params,
         }
-        with httpx.stream("POST", self.url + "/", json=body, headers=self.headers(), timeout=60) as reply:
+        transport = httpx.HTTPTransport(local_address=self.source) if self.source else None
+        with (
+            httpx.Client(transport=transport, timeout=60) as client,
+            client.stream("POST", self.url + "/", json=body, headers=self.headers()) as reply,
+        ):
             if not reply.headers.get("content-type", "").startswith("text/event-stream"):
                 raw = reply.read().decode()
                 docs = [json.loads(raw)] if raw.startswith("{") else []

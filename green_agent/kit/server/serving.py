@@ -42,6 +42,7 @@ from green_agent.kit.server.connection_limits import (
 )
 from green_agent.kit.server.listener import PortError, StoppableServer, bind_listener
 from green_agent.kit.server.request_limit import RequestSizeLimit
+from green_agent.kit.server.task_messages import ENDED, CountingExecutor, TaskMessages
 from green_agent.kit.server.tenancy import (
     BearerAuth,
     Tenancy,
@@ -109,8 +110,10 @@ class BoundedTaskStore(InMemoryTaskStore):
         max_bytes: int = DEFAULT_TASK_STORE_BYTES,
         *,
         tenancy: Tenancy | None = None,
+        task_messages: TaskMessages | None = None,
     ) -> None:
         super().__init__(owner_resolver=_one_namespace)
+        self._task_messages = task_messages or TaskMessages()
         self._max_tasks = max_tasks
         self._max_bytes = max_bytes
         self._tenancy = tenancy or Tenancy(public=False)
@@ -132,6 +135,8 @@ class BoundedTaskStore(InMemoryTaskStore):
         self._sizes[task.id] = size
         if task.id not in self._owners:
             self._owners[task.id] = self._tenancy.principal(context)
+        if task.status.state in ENDED:
+            self._task_messages.forget(task.id)
         while len(self._owners) > 1 and (
             len(self._owners) > self._max_tasks or self.total_bytes > self._max_bytes
         ):
@@ -145,6 +150,7 @@ class BoundedTaskStore(InMemoryTaskStore):
             await self._forget(task_id)
 
     async def _forget(self, task_id: str) -> None:
+        self._task_messages.forget(task_id)
         self._owners.pop(task_id, None)
         self.total_bytes -= self._sizes.pop(task_id, 0)
         await super().delete(task_id, ServerCallContext())
@@ -159,6 +165,7 @@ def build_app(
     max_request_bytes: int | None = None,
     tenancy: Tenancy | None = None,
     request_context_builder: RequestContextBuilder | None = None,
+    task_messages: TaskMessages | None = None,
 ) -> ASGIApp:
     """The ASGI app: card routes plus JSON-RPC (1.0 with 0.3 compatibility) at ``/``.
 
@@ -166,6 +173,7 @@ def build_app(
     ``tenancy`` decides who may list and reach which task (default: open, the local harness's
     mode); with tokens, every call but a GET needs a bearer token, and the card declares it.
     ``request_context_builder`` is a2a-sdk's hook run on each message before its task is stored.
+    ``task_messages`` bounds the messages waiting for one task in progress (default: 4, 1 MiB).
     """
     tenancy = tenancy or Tenancy(public=False)
     card = original_card
@@ -173,13 +181,15 @@ def build_app(
         card = AgentCard()
         card.CopyFrom(original_card)
         declare_bearer(card)
-    store = BoundedTaskStore(max_tasks, max_task_bytes, tenancy=tenancy)
+    task_messages = task_messages or TaskMessages()
+    store = BoundedTaskStore(max_tasks, max_task_bytes, tenancy=tenancy, task_messages=task_messages)
     handler = TenantRequestHandler(
-        agent_executor=executor,
+        agent_executor=CountingExecutor(executor, task_messages),
         task_store=store,
         agent_card=card,
         request_context_builder=request_context_builder,
         tenancy=tenancy,
+        task_messages=task_messages,
     )
     routes = create_agent_card_routes(card) + create_jsonrpc_routes(
         handler, rpc_url="/", context_builder=TenantContextBuilder(), enable_v0_3_compat=True

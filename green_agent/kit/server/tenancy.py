@@ -24,13 +24,18 @@ import hashlib
 import hmac
 import re
 import stat
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import cast
 
 from a2a.server.context import ServerCallContext
+from a2a.server.events import Event
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes.common import DefaultServerCallContextBuilder
-from a2a.types import AgentCard, ListTasksRequest, ListTasksResponse
+from a2a.server.tasks import TaskStore
+from a2a.types import AgentCard, ListTasksRequest, ListTasksResponse, Message, SendMessageRequest, Task
 from a2a.utils.errors import UnsupportedOperationError
 from starlette.authentication import (
     AuthCredentials,
@@ -43,6 +48,9 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from green_agent.kit.errors import DataError
+from green_agent.kit.server.task_messages import (
+    TaskMessages,
+)
 
 MIN_TOKEN_CHARS = 16
 """Shortest token accepted: a guessable token would make every task guessable."""
@@ -143,6 +151,16 @@ class Tenancy:
         """The caller's principal ('' when anonymous)."""
         return context.user.user_name if context.user.is_authenticated else ""
 
+    def client(self, context: ServerCallContext) -> str | None:
+        """Whose share of the agent a call counts against: its principal with tokens, its address in
+        capability mode (:data:`CLIENT_ADDRESS` of the call's state), ``None`` in open mode (the
+        local harness: only the global limits)."""
+        if self.tokens is not None:
+            return "principal:" + self.principal(context)
+        if self.public:
+            return "address:" + str(context.state.get(CLIENT_ADDRESS, ""))
+        return None
+
     def may_list(self, context: ServerCallContext) -> bool:
         return self.open or (self.operator is not None and self.principal(context) == self.operator)
 
@@ -178,11 +196,18 @@ def refuse_unauthenticated(conn: HTTPConnection, exc: Exception) -> Response:
     return JSONResponse(body, status_code=401, headers={"WWW-Authenticate": 'Bearer realm="a2a"'})
 
 
+CLIENT_ADDRESS = "client_address"
+"""Key of the call state holding the client's IP address (what a client's share is counted by in
+capability mode)."""
+
+
 class TenantContextBuilder(DefaultServerCallContextBuilder):
-    """The SDK's context builder, minus the credentials it would copy into the call's state."""
+    """The SDK's context builder, minus the credentials it would copy into the call's state, plus the
+    client's address."""
 
     def build(self, request: Request) -> ServerCallContext:
         context = super().build(request)
+        context.state[CLIENT_ADDRESS] = request.client.host if request.client else ""
         headers = context.state.get("headers")
         if isinstance(headers, dict):
             for name in ("authorization", "proxy-authorization", "cookie"):
@@ -191,11 +216,32 @@ class TenantContextBuilder(DefaultServerCallContextBuilder):
 
 
 class TenantRequestHandler(DefaultRequestHandler):
-    """The SDK's request handler, with ``ListTasks`` kept for those :meth:`Tenancy.may_list` allows."""
+    """The SDK's request handler, with ``ListTasks`` kept for those :meth:`Tenancy.may_list` allows,
+    and the messages waiting for one task bounded (:class:`TaskMessages`)."""
 
-    def __init__(self, *args: object, tenancy: Tenancy, **kwargs: object) -> None:
+    def __init__(
+        self, *args: object, tenancy: Tenancy, task_messages: TaskMessages | None = None, **kwargs: object
+    ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._tenancy = tenancy
+        self._task_messages = task_messages or TaskMessages()
+
+    async def on_message_send(self, params: SendMessageRequest, context: ServerCallContext) -> Message | Task:
+        await self._task_messages.admit(params, partial(self._lookup, context))
+        result: Message | Task = await super().on_message_send(params, context)
+        return result
+
+    async def on_message_send_stream(
+        self, params: SendMessageRequest, context: ServerCallContext
+    ) -> AsyncGenerator[Event, None]:
+        await self._task_messages.admit(params, partial(self._lookup, context))
+        async for event in super().on_message_send_stream(params, context):
+            yield event
+
+    async def _lookup(self, context: ServerCallContext, task_id: str) -> Task | None:
+        """The task as the caller may see it (our store is a plain ``TaskStore``)."""
+        store = cast("TaskStore", self.task_store)
+        return await store.get(task_id, context)
 
     async def on_list_tasks(self, params: ListTasksRequest, context: ServerCallContext) -> ListTasksResponse:
         if not self._tenancy.may_list(context):
