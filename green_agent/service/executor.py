@@ -30,10 +30,11 @@ from a2a.types import Message, Part, Task
 
 from green_agent.core.contract import RESULT_ARTIFACT, AssessmentRequest, Assessor, RequestError
 from green_agent.core.interrupted import INTERRUPTED_KEY, collecting
+from green_agent.kit.client.address_policy import AddressPolicy
 from green_agent.kit.client.transport import A2ATransport
 from green_agent.kit.finite_json import NonFiniteNumber, loads_finite, non_finite_path
 from green_agent.kit.parts import agent_message, data_part
-from green_agent.kit.redact import redact_data, redact_text
+from green_agent.kit.redact import redact_data, redact_text, redact_url
 from green_agent.kit.server.intake import IntakeSecrets, intake_secrets
 from green_agent.kit.server.limits import AssessmentGate, Busy, ServerLimits
 from green_agent.kit.server.task_executor import Completion, Job, TaskExecutor, TaskFailed, TaskRejected
@@ -113,9 +114,11 @@ class AssessmentExecutor(TaskExecutor):
         limits: ServerLimits | None = None,
         private_errors: bool = False,
         tenancy: Tenancy | None = None,
+        address_policy: AddressPolicy | None = None,
     ) -> None:
         super().__init__()
         self._assessor = assessor
+        self._addresses = address_policy or AddressPolicy(allow_private=True)
         self._private_errors = private_errors
         self._tenancy = tenancy or Tenancy(public=False)
         limits = limits or ServerLimits()
@@ -147,6 +150,10 @@ class AssessmentExecutor(TaskExecutor):
     def _request(self, context: RequestContext) -> AssessmentRequest:
         """The request as the assessor sees it: intake's secrets restored, the caller's principal set."""
         request = with_secrets(parse_request(context.get_user_input()), intake_secrets(context))
+        for role, url in request.participants.items():
+            problem = self._addresses.url_problem(url)
+            if problem:
+                raise RequestError(f"participants.{role}", f"{redact_url(url)} {problem}")
         if request.config.get("resume") is True and not self._tenancy.resumable:
             raise RequestError(
                 "config.resume",
@@ -189,7 +196,11 @@ class AssessmentExecutor(TaskExecutor):
                     await job.start(
                         f"Assessment started ({self._assessor.name}); participants: {', '.join(request.participants)}"
                     )
-                    async with A2ATransport(call_slots=self._call_slots) as transport:
+                    async with A2ATransport(
+                        call_slots=self._call_slots,
+                        address_policy=self._addresses,
+                        quiet_card_errors=self._tenancy.public,
+                    ) as transport:
                         result = await self._assessor.run(plan, transport, progress)
         except Busy as exc:
             data = {"error": "busy", "message": str(exc), "retry_after_s": exc.retry_after_s}

@@ -23,6 +23,7 @@ from green_agent.core.registry import plugin_named, plugins
 from green_agent.kit import cli_args
 from green_agent.kit.cli_args import positive_int, positive_seconds
 from green_agent.kit.errors import InputError
+from green_agent.kit.client.address_policy import AddressPolicy
 from green_agent.kit.server.connection_limits import ConnectionLimits
 from green_agent.kit.server.intake import IntakeContextBuilder
 from green_agent.kit.server.limits import ServerLimits
@@ -92,13 +93,15 @@ def create_app(
     private_errors: bool = False,
     tenancy: Tenancy | None = None,
     ceilings: Ceilings | None = None,
+    address_policy: AddressPolicy | None = None,
 ) -> ASGIApp:
     """The green agent's A2A app for ``assessor``, advertising ``card_url``.
 
     ``private_errors`` (set with ``--manifest-only``) keeps unexpected errors' text, which may name
     host paths, out of the messages sent to clients. ``tenancy`` says who may reach which task
     (default: open, for the local harness). Every request's secrets are taken out at intake; its
-    budgets are held to ``ceilings`` (default: :class:`Ceilings`' defaults).
+    budgets are held to ``ceilings`` (default: :class:`Ceilings`' defaults). ``address_policy`` says
+    which participant addresses may be called (default: any).
     """
     card = agent_card(
         name=f"agentified-assessment green agent ({assessor.name})",
@@ -123,7 +126,13 @@ def create_app(
         assessor, max_participants=limits.max_participants, max_items=limits.max_items, ceilings=ceilings
     )
     return build_app(
-        AssessmentExecutor(admitted, limits=limits, private_errors=private_errors, tenancy=tenancy),
+        AssessmentExecutor(
+            admitted,
+            limits=limits,
+            private_errors=private_errors,
+            tenancy=tenancy,
+            address_policy=address_policy,
+        ),
         card,
         max_task_bytes=limits.max_task_bytes,
         max_request_bytes=limits.max_request_bytes,
@@ -159,6 +168,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with a non-loopback --host, still accept dataset paths and data dirs from requests "
         "(only for a trusted network: a request can then make the agent read files as its user)",
+    )
+    parser.add_argument(
+        "--allow-private-participants",
+        action="store_true",
+        default=env_flag("GREEN_AGENT_ALLOW_PRIVATE_PARTICIPANTS"),
+        help="when public, still call participants at loopback, private and link-local addresses (a "
+        "compose network, e.g. the AgentBeats gateway; env GREEN_AGENT_ALLOW_PRIVATE_PARTICIPANTS=1)",
     )
     add_tenancy_args(parser)
     add_limit_args(parser)
@@ -202,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             private_errors=manifest_only,
             tenancy=tenancy,
             ceilings=ceilings_from_args(args),
+            address_policy=AddressPolicy(allow_private=not tenancy.public or args.allow_private_participants),
         ),
         host=args.host,
         port=args.port,

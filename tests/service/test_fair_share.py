@@ -29,7 +29,8 @@ from tests.support.participants import running_participant
 from tests.support.raw_rpc import Answer, Peer
 from tests.support.timing import wait_until
 
-PUBLIC = ["--public"]
+PUBLIC = ["--public", "--allow-private-participants"]
+"""Public, and calling the participants these tests run on loopback."""
 
 
 @pytest.fixture(scope="module")

@@ -108,12 +108,13 @@ def test_without_manifest_only_errors_quote_no_file_content_and_tilde_is_not_exp
 
 def test_a_non_loopback_bind_implies_manifest_only(tmp_path: Path) -> None:
     path_request = {"participants": {"p": "http://127.0.0.1:9/"}, "config": {"dataset": "/etc/passwd"}}
-    with running_green(tmp_path / "runs", args=["--host", "0.0.0.0"]) as g:
+    private = "--allow-private-participants"  # the participant is on loopback (never called here)
+    with running_green(tmp_path / "runs", args=["--host", "0.0.0.0", private]) as g:
         detail = rejection(g.url, path_request)
         notice = g.log_text()
     assert "not a manifest dataset" in detail
     assert "only manifest datasets are accepted" in notice
-    with running_green(tmp_path / "runs", args=["--host", "0.0.0.0", "--allow-host-paths"]) as g:
+    with running_green(tmp_path / "runs", args=["--host", "0.0.0.0", "--allow-host-paths", private]) as g:
         detail = rejection(g.url, path_request)
     assert "not a manifest dataset" not in detail  # the path was tried (and is not a FOLIO file)
 

@@ -29,6 +29,7 @@ from typing import Any
 
 import httpx
 
+from green_agent.kit.client.address_policy import AddressPolicy, guard_pool
 from green_agent.kit.client.linear_pool import make_linear
 from green_agent.kit.errors import AssessmentError
 
@@ -140,16 +141,23 @@ class BoundedTransport(httpx.AsyncHTTPTransport):
     """Decodes replies itself under the current :data:`byte_budget`, in bounded steps.
 
     Takes :class:`httpx.AsyncHTTPTransport`'s arguments; ``verify=True`` (the default) uses the
-    process's shared SSL context.
+    process's shared SSL context. ``address_policy`` restricts where it connects
+    (:mod:`green_agent.kit.client.address_policy`).
     """
 
     def __init__(
-        self, *, verify: ssl.SSLContext | bool = True, trust_env: bool = True, **kwargs: Any
+        self,
+        *,
+        verify: ssl.SSLContext | bool = True,
+        trust_env: bool = True,
+        address_policy: AddressPolicy | None = None,
+        **kwargs: Any,
     ) -> None:
         if verify is True and kwargs.get("cert") is None:
             verify = shared_ssl_context(trust_env)
         super().__init__(verify=verify, trust_env=trust_env, **kwargs)
         make_linear(getattr(self, "_pool", None))  # httpcore's bookkeeping grows with connections²
+        guard_pool(getattr(self, "_pool", None), address_policy)  # public addresses only, if asked
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         request.headers["Accept-Encoding"] = ACCEPT_ENCODING

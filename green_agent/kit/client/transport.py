@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from http.cookiejar import Cookie, CookieJar
 from typing import Any
 
@@ -21,6 +22,7 @@ from a2a.utils.errors import A2AError
 from google.protobuf.json_format import MessageToDict
 
 from green_agent.kit.causes import cause_chain
+from green_agent.kit.client.address_policy import AddressPolicy
 from green_agent.kit.client.bounded_http import (
     ResponseTooLarge,
     SchemeTransport,
@@ -34,6 +36,8 @@ from green_agent.kit.client.participant_auth import UserinfoAuth
 from green_agent.kit.client.task_fold import TaskFold
 from green_agent.kit.parts import user_message
 from green_agent.kit.redact import redact_text, redact_url
+
+log = logging.getLogger(__name__)
 
 CARD_MAX_BYTES = 1 << 20
 """Largest agent card accepted (decoded)."""
@@ -52,11 +56,11 @@ class _NoCookies(CookieJar):
         return None
 
 
-def _http_client(auth: httpx.Auth | None = None) -> httpx.AsyncClient:
+def _http_client(auth: httpx.Auth | None = None, policy: AddressPolicy | None = None) -> httpx.AsyncClient:
     limits = httpx.Limits(max_connections=256, max_keepalive_connections=256)
     return httpx.AsyncClient(
         auth=auth,
-        transport=SchemeTransport(limits=limits),
+        transport=SchemeTransport(limits=limits, address_policy=policy),
         timeout=httpx.Timeout(connect=10.0, read=None, write=30.0, pool=None),
         limits=limits,
         cookies=_NoCookies(),
@@ -127,10 +131,19 @@ def _objects(values: list[Any]) -> list[dict[str, Any]]:
 class A2ATransport:
     """One shared HTTP client; cards resolved, and a2a clients built, once per URL for the transport's life."""
 
-    def __init__(self, *, card_timeout_s: float = 30.0, call_slots: asyncio.Semaphore | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        card_timeout_s: float = 30.0,
+        call_slots: asyncio.Semaphore | None = None,
+        address_policy: AddressPolicy | None = None,
+        quiet_card_errors: bool = False,
+    ) -> None:
         self._auth = UserinfoAuth()
         """Each participant URL's user-info, sent as Basic credentials on every call to its origin."""
-        self._http = _http_client(self._auth)
+        self._http = _http_client(self._auth, address_policy)
+        self._quiet = quiet_card_errors
+        """A card that does not load says only that (a public agent: no port or status oracle)."""
         self.call_slots = call_slots
         """Process-wide bound on calls in flight, honoured by :func:`green_agent.kit.client.calls.call_participant`."""
         self._cards: dict[str, AgentCard] = {}
@@ -171,16 +184,7 @@ class A2ATransport:
                     resolver = A2ACardResolver(self._http, url.rstrip("/"))
                     card = await asyncio.wait_for(resolver.get_agent_card(), self._card_timeout_s)
                 except Exception as exc:
-                    err = _classify(exc)
-                    if err.kind == "response_too_large":
-                        raise TransportError(
-                            err.kind, f"agent card at {redact_url(url)}: {err.detail}"
-                        ) from exc
-                    raise TransportError(
-                        "card_unavailable",
-                        f"agent card at {redact_url(url)} did not load ({redact_text(err.detail)})",
-                        retryable=True,
-                    ) from exc
+                    raise self._card_error(url, exc) from exc
                 finally:
                     byte_budget.reset(token)
                 try:
@@ -190,6 +194,20 @@ class A2ATransport:
         if url in self._refused:
             raise self._refused[url]
         return self._cards[url]
+
+    def _card_error(self, url: str, exc: Exception) -> TransportError:
+        """Why ``url``'s card did not load; for a public agent only that it did not (no port or
+        status oracle for the requester), the cause in the operator's log."""
+        err = _classify(exc)
+        where = f"agent card at {redact_url(url)}"
+        if self._quiet:
+            log.warning("%s did not load: %s: %s", where, err.kind, redact_text(err.detail))
+            return TransportError("card_unavailable", f"{where} did not load", retryable=True)
+        if err.kind == "response_too_large":
+            return TransportError(err.kind, f"{where}: {err.detail}")
+        return TransportError(
+            "card_unavailable", f"{where} did not load ({redact_text(err.detail)})", retryable=True
+        )
 
     def _client(self, url: str, card: AgentCard, *, streaming: bool) -> Client:
         """The a2a client for ``url``, built once (a client per call cost CPU on every item).
