@@ -8,7 +8,7 @@ product code (``green_agent/``, ``white_agents/``) and that it does not mark ``b
 such pair must be on the allow-list (``.ci/duplicates-allowed.txt``: one file pair a line,
 ``A ~ B  # why``), and each allowed pair must still be found, so the list never outlives a fold.
 A pair is two files, not two line ranges (lines move with every edit): a second twin between two
-files already allowed passes unseen. Exit 0 clean, 1 a twin or a stale allowance (one line each), 2
+files already allowed passes unseen. Exit 0 clean (an allowance not found now is a note), 1 a twin (one line each), 2
 the check could not run or was not complete (one line).
 """
 
@@ -111,8 +111,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             failed = True
     for a, b in sorted(set(allowed) - set(twins)):
-        print(f"duplicates: allowed but no longer found: {a} ~ {b} (drop its line from {allowed_path})")
-        failed = True
+        # Not a failure: which file pairs the tool reports shifts with unrelated edits (it names the longest
+        # run of each pair), so an allowance can drop out and come back; say so and let a human prune it.
+        print(f"duplicates: note: allowed but not found now: {a} ~ {b} (drop its line from {allowed_path} if folded)")
     if not failed:
         print(f"duplicates: no twin in product code outside the allow-list ({len(twins)} allowed)")
     return 1 if failed else 0

@@ -22,8 +22,8 @@ from green_agent.core.contract import Assessor, AssessorContext, AssessorFactory
 from green_agent.core.registry import plugin_named, plugins
 from green_agent.kit import cli_args
 from green_agent.kit.cli_args import positive_int, positive_seconds
-from green_agent.kit.errors import InputError
 from green_agent.kit.client.address_policy import AddressPolicy
+from green_agent.kit.errors import InputError
 from green_agent.kit.server.connection_limits import ConnectionLimits
 from green_agent.kit.server.intake import IntakeContextBuilder
 from green_agent.kit.server.limits import ServerLimits
