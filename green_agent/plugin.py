@@ -39,8 +39,14 @@ from green_agent.core.declaration import (
     ReportSection,
     ResultDeclaration,
     ResultView,
+    fmt,  # the report's number formats, for a section's cells (the generated plugin's report)
+    plots,  # the report's figures (lines, grouped bars...), drawn from a section's own numbers
 )
-from green_agent.core.declaration.blocks import Cell, Figure, Table, Text
+from green_agent.core.declaration.blocks import Block, Cell, Figure, Table, Text
+from green_agent.core.declaration.hints import (
+    reachability_hint,  # a declaration's hint for unreachable agents
+)
+from green_agent.core.declaration.resumed import resume_lines  # the summary's "resumed n of m" lines
 from green_agent.core.identity import assessment_id
 from green_agent.core.registry import Plugin
 from green_agent.core.runner import UnitAssessor
@@ -69,6 +75,7 @@ __all__ = [
     "AssessmentResult",
     "Assessor",
     "AssessorContext",
+    "Block",
     "Budget",
     "CallResult",
     "Cell",
@@ -106,9 +113,13 @@ __all__ = [
     "UnitPlugin",
     "assessment_id",
     "call_participant",
+    "fmt",
     "load_schema",
+    "plots",
+    "reachability_hint",
     "record_schema",
     "reproducibility_block",
+    "resume_lines",
     "schema_command",
     "schema_config",
     "summarize_items",
