@@ -44,8 +44,8 @@ from google.protobuf.struct_pb2 import Value  # noqa: E402
 from green_agent.core.contract import AssessmentRequest, AssessorContext  # noqa: E402
 from green_agent.folio.assessor import create  # noqa: E402
 from green_agent.folio.datasets.loaders import load_items  # noqa: E402
-from green_agent.folio.tasks import build_task  # noqa: E402
 from green_agent.kit.client.transport import A2ATransport  # noqa: E402
+from green_agent.logic.tasks import build_task  # noqa: E402
 from tests.support.servers import free_port  # noqa: E402
 
 SERVE = """

@@ -41,9 +41,9 @@ def _pct(values: list[float], q: float) -> float:
 
 async def _run(url: str, items: list[Any], concurrency: int) -> list[tuple[float, dict[str, float], bool]]:
     """Send every item as the assessor does (one shared transport, card cached, fresh context per task)."""
-    from green_agent.folio.tasks import task_data, task_text
     from green_agent.kit.client.messages import OutboundMessage
     from green_agent.kit.client.transport import A2ATransport
+    from green_agent.logic.tasks import task_data, task_text
 
     sem = asyncio.Semaphore(concurrency)
     async with A2ATransport() as transport:

@@ -60,7 +60,7 @@ SIDE_DOORS = {
         "from green_agent.core.scoring import stats",
         (),
     ),
-    "participants": ("white_agents/common/task.py", "from green_agent.folio.tasks import build_task", ()),
+    "participants": ("white_agents/common/task.py", "from green_agent.folio.engine import judge", ()),
 }
 """One offending import per contract; each must break that contract (and only the ones named with it)."""
 

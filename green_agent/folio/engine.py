@@ -27,12 +27,11 @@ from green_agent.folio.evidence import failure_evidence, sane_usage
 from green_agent.folio.outcome import (
     ItemOutcome as ItemOutcome,
 )  # the plugin and its result import it from here
-from green_agent.folio.outcome import Status
-from green_agent.folio.tasks import build_task
 from green_agent.kit.client.calls import CallResult, call_participant
 from green_agent.kit.client.messages import Reply
 from green_agent.kit.declared import reply_llm
-from green_agent.logic.answers import parse_answer
+from green_agent.logic.judge import Status, judge_call
+from green_agent.logic.tasks import build_task
 
 log = logging.getLogger(__name__)
 
@@ -82,57 +81,28 @@ def _declared_model(data: Sequence[Mapping[str, Any]]) -> str | None:
 
 
 def judge(role: str, item: FolioItem, call: CallResult) -> ItemOutcome:
-    """Turn one call's result into an outcome (parsing the reply when one arrived)."""
-    base: dict[str, Any] = {
-        "role": role,
-        "id": item.id,
-        "gold": item.label,
-        "latency_ms": round(call.latency_ms, 3),
-        "attempts": call.attempts,
-    }
-    if call.status != "ok" or call.reply is None:
-        return ItemOutcome(
-            **base,
-            predicted=None,
-            status=call.status,
-            correct=False,
-            error=call.error,
-            kind=call.kind,
-            rule=None,
-            raw=_raw(None, call.raw),
-            usage=reported_usage(call.data),
-            evidence=failure_evidence(call.data),
-            cancel=call.cancel,
-            model=_declared_model(call.data),
-        )
-    parsed = parse_answer(call.reply.text, call.reply.data)
-    raw = _raw(call.reply, None)
-    usage = reported_usage(call.reply.data)
-    model = _declared_model(call.reply.data)
-    if parsed.label is None:
-        return ItemOutcome(
-            **base,
-            predicted=None,
-            status="parse_error",
-            correct=False,
-            error=parsed.error,
-            kind=parsed.rule or "no_answer",
-            rule=parsed.rule,
-            raw=raw,
-            usage=usage,
-            model=model,
-        )
+    """Turn one call's result into an outcome: the shared judgement (:func:`judge_call`) and what
+    FOLIO keeps beside it (the reply's excerpt, reported usage and model, a failure's evidence)."""
+    verdict = judge_call(call, item.label)
+    reply = call.reply if call.status == "ok" else None
+    data = call.data if reply is None else reply.data
     return ItemOutcome(
-        **base,
-        predicted=parsed.label,
-        status="ok",
-        correct=parsed.label == item.label,
-        error=None,
-        kind=None,
-        rule=parsed.rule,
-        raw=raw,
-        usage=usage,
-        model=model,
+        role=role,
+        id=item.id,
+        gold=item.label,
+        predicted=verdict.predicted,
+        status=verdict.status,
+        correct=verdict.correct,
+        latency_ms=round(call.latency_ms, 3),
+        attempts=call.attempts,
+        error=verdict.error,
+        kind=verdict.kind,
+        rule=verdict.rule,
+        raw=_raw(reply, call.raw),
+        usage=reported_usage(data),
+        evidence=failure_evidence(call.data) if reply is None else None,
+        cancel=call.cancel if reply is None else None,
+        model=_declared_model(data),
     )
 
 

@@ -13,16 +13,15 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, TypeAdapter, with_config
 
 from green_agent.kit.schema_files import schema_command
+from green_agent.logic.judge import Status
 
 SCHEMA_FILE = Path(__file__).parent / "schemas" / "folio-journal.schema.json"
 """The generated JSON Schema of a journal line, shipped beside the plugin's other schemas."""
-Status = Literal["ok", "timeout", "runtime_error", "parse_error"]
-"""An item's outcome: answered (correct or not), or one of the three failures."""
 
 
 @with_config(

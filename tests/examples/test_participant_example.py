@@ -14,8 +14,8 @@ from types import ModuleType
 import pytest
 
 from green_agent.folio.datasets.loaders import load_items
-from green_agent.folio.tasks import task_data
 from green_agent.harness.scenario import load_scenario
+from green_agent.logic.tasks import task_data
 from tests.harness.conftest import REPO, run_harness
 from tests.interop.a2a03 import A2A03
 from tests.support.servers import free_port

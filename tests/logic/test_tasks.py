@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from green_agent.folio.datasets.items import FolioItem
-from green_agent.folio.tasks import INSTRUCTION, build_task
+from green_agent.logic.tasks import INSTRUCTION, build_task
 
 ITEM = FolioItem(
     id="42",
