@@ -44,7 +44,7 @@ from green_agent.core.declaration import (
 )
 from green_agent.core.declaration.blocks import Block, Cell, Figure, Table, Text
 from green_agent.core.declaration.hints import (
-    reachability_hint,  # a declaration's hint for unreachable agents
+    answer_hint,  # the advice for a FOLIO-shaped task's failures (FOLIO's and the generated plugin's)
 )
 from green_agent.core.declaration.resumed import resume_lines  # the summary's "resumed n of m" lines
 from green_agent.core.identity import assessment_id
@@ -111,12 +111,12 @@ __all__ = [
     "TransportError",
     "UnitAssessor",
     "UnitPlugin",
+    "answer_hint",
     "assessment_id",
     "call_participant",
     "fmt",
     "load_schema",
     "plots",
-    "reachability_hint",
     "record_schema",
     "reproducibility_block",
     "resume_lines",

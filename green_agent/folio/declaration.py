@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from green_agent.core.declaration import FailureTally, Metric, ResultDeclaration
-from green_agent.core.declaration.hints import reachability_hint
+from green_agent.core.declaration.hints import answer_hint
 from green_agent.core.schemas import load_schema
 from green_agent.core.scoring.metrics import summarize_items
 from green_agent.folio.datasets.items import LABELS
@@ -84,20 +84,6 @@ def failures(part: Mapping[str, Any]) -> FailureTally:
     )
 
 
-def hint(kind: str, error: str) -> str | None:
-    """Advice for the most common failure of a participant."""
-    text = error.lower()
-    if "premises_fol" in text or "gold fol" in text:
-        return "the reference agent needs gold FOL: set expose_fol = true in the scenario's [config]"
-    if kind.startswith("timeout"):
-        return (
-            "no reply within timeout_s: raise timeout_s in [config] or look at the agent's log (--keep-logs)"
-        )
-    if kind.startswith("parse_error"):
-        return "replies carry no label: end with 'Answer: True|False|Uncertain' or send a data part {\"label\": ...}"
-    return reachability_hint(kind, error)
-
-
 def complete(part: dict[str, Any]) -> dict[str, Any]:
     """Summary fields recomputed from ``items`` when a part carries items only, and the clustered
     intervals added to a part written before they existed (items without ``cluster`` stand alone)."""
@@ -116,7 +102,7 @@ DECLARATION = ResultDeclaration(
     units="items",
     unit_count="total",
     failures=failures,
-    hint=hint,
+    hint=answer_hint,
     complete=complete,
     summary_note=(
         "Failures (timeouts, runtime errors, unparseable replies) count as wrong in accuracy; coverage is "
