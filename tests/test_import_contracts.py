@@ -55,6 +55,11 @@ SIDE_DOORS = {
         "from green_agent.anomaly.environment import Environment",
         (),
     ),
+    "generated": (
+        "green_agent/generated/vocabulary.py",
+        "from green_agent.generated.render import sentence",
+        (),
+    ),
     "plugin-toolkits": (
         "green_agent/folio/verify/check.py",
         "from green_agent.core.scoring import stats",
@@ -69,6 +74,7 @@ UNPLACED = {
     "layers": "green_agent/extra.py",
     "folio": "green_agent/folio/extra.py",
     "anomaly": "green_agent/anomaly/extra.py",
+    "generated": "green_agent/generated/extra.py",
 }
 """A new module in an exhaustive layered container must be given its layer."""
 
