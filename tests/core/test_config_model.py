@@ -20,12 +20,15 @@ from green_agent.core.contract import RequestError
 from green_agent.folio.config import SCHEMA_NAME as FOLIO
 from green_agent.folio.config import FolioConfig
 from green_agent.folio.config import parse_config as parse_folio
+from green_agent.generated.config import SCHEMA_NAME as GENERATED
+from green_agent.generated.config import GeneratedConfig
+from green_agent.generated.config import parse_config as parse_generated
 from tests.core.test_config_schema import BAD
 from tests.support.schemas import shipped_schema as load_schema
 from tests.support.schemas import shipped_schema_path
 
-MODELS = [(FOLIO, FolioConfig), (ANOMALY, AnomalyConfig)]
-MODEL_OF = {parse_folio: FolioConfig, parse_anomaly: AnomalyConfig}
+MODELS = [(FOLIO, FolioConfig), (ANOMALY, AnomalyConfig), (GENERATED, GeneratedConfig)]
+MODEL_OF = {parse_folio: FolioConfig, parse_anomaly: AnomalyConfig, parse_generated: GeneratedConfig}
 EDGES = [
     (parse_folio, {"limit": True}, "config.limit", "must be of type integer or null, got True"),
     (parse_folio, {"timeout_s": True}, "config.timeout_s", "must be of type number, got True"),
@@ -41,6 +44,12 @@ EDGES = [
     (parse_anomaly, {"types": [["negation"]]}, "config.types.0", "got ['negation']"),
     (parse_anomaly, {"max_steps": 0, "bogus": 1}, "config.bogus", "unknown key 'bogus'"),
     (parse_anomaly, {"max_steps": 0, "feedback": "rude"}, "config.feedback", "got 'rude'"),
+    (parse_generated, {"depth": 13}, "config.depth", "13 is greater than the maximum of 12"),
+    (parse_generated, {"depth": [1, 2, 40]}, "config.depth.2", "40 is greater than the maximum of 12"),
+    (parse_generated, {"labels": ["True", "True"]}, "config.labels", "has non-unique elements"),
+    (parse_generated, {"seed": True}, "config.seed", "got True"),
+    (parse_generated, {"vocabulary": "klingon"}, "config.vocabulary", "got 'klingon'"),
+    (parse_generated, {"generation_budget_s": 601}, "config.generation_budget_s", "maximum of 600"),
 ]
 """Cases the old hand-written schema never listed in a test; the last three pin which error comes first
 (pydantic also calls an array of bad items too short: the item's error is the one named)."""
@@ -125,7 +134,10 @@ def test_the_command_runs_as_documented() -> None:
     assert out.stdout == schema_text(FolioConfig) and out.stderr == ""
 
 
-@pytest.mark.parametrize(("parse", "model"), [(parse_folio, FolioConfig), (parse_anomaly, AnomalyConfig)])
+@pytest.mark.parametrize(
+    ("parse", "model"),
+    [(parse_folio, FolioConfig), (parse_anomaly, AnomalyConfig), (parse_generated, GeneratedConfig)],
+)
 def test_an_unknown_key_lists_every_allowed_key_and_a_huge_one_stays_bounded(
     parse: Any, model: type[ConfigModel]
 ) -> None:

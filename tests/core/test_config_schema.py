@@ -13,6 +13,8 @@ from green_agent.core.config_errors import MESSAGE_LIMIT
 from green_agent.core.contract import RequestError
 from green_agent.folio.config import FolioConfig
 from green_agent.folio.config import parse_config as parse_folio
+from green_agent.generated.config import GeneratedConfig
+from green_agent.generated.config import parse_config as parse_generated
 from tests.support.schemas import shipped_schema as load_schema
 
 
@@ -22,7 +24,11 @@ def schema_defaults(schema_name: str) -> dict[str, Any]:
     return {key: tuple(v) if isinstance(v := spec["default"], list) else v for key, spec in props.items()}
 
 
-PLUGINS = [("folio-config", FolioConfig, parse_folio), ("anomaly-config", AnomalyConfig, parse_anomaly)]
+PLUGINS = [
+    ("folio-config", FolioConfig, parse_folio),
+    ("anomaly-config", AnomalyConfig, parse_anomaly),
+    ("generated-config", GeneratedConfig, parse_generated),
+]
 
 
 @pytest.mark.parametrize(("schema", "cls", "parse"), PLUGINS)
@@ -81,7 +87,7 @@ def test_bad_configs_name_the_field_in_one_line(parse: Any, config: dict, field:
     assert "\n" not in str(info.value) and str(info.value).startswith(f"{field}: ")
 
 
-@pytest.mark.parametrize("parse", [parse_folio, parse_anomaly])
+@pytest.mark.parametrize("parse", [parse_folio, parse_anomaly, parse_generated])
 def test_a_huge_bad_value_gives_a_bounded_message(parse: Any) -> None:
     with pytest.raises(RequestError) as info:
         parse({"shard_index": ["x" * 50] * 10_000})

@@ -17,6 +17,7 @@ from green_agent.core.contract import (
 )
 from green_agent.core.runner import UnitAssessor
 from green_agent.folio.assessor import create as create_folio
+from green_agent.generated.assessor import create as create_generated
 from green_agent.kit.client.messages import TRANSPORT_ERROR_KINDS, TransportError, TransportErrorKind
 from green_agent.kit.client.transport import A2ATransport
 from tests.support.participants import running_participant
@@ -55,7 +56,7 @@ def test_the_transport_maps_a_refused_connection_and_fetches_cards_as_json() -> 
 
 
 def test_both_plugins_are_served_by_the_unit_assessor_like_any_plugin(tmp_path) -> None:
-    for create in (create_folio, create_anomaly):
+    for create in (create_folio, create_anomaly, create_generated):
         assessor = create(AssessorContext(tmp_path))
         assert isinstance(assessor, UnitAssessor) and isinstance(assessor, Assessor)
 

@@ -19,13 +19,19 @@ from green_agent.core.config import RunConfig, ShardedConfig
 from green_agent.core.contract import RequestError
 from green_agent.folio.config import FolioConfig
 from green_agent.folio.config import parse_config as parse_folio
+from green_agent.generated.config import GeneratedConfig
+from green_agent.generated.config import parse_config as parse_generated
 
-PARSERS = [pytest.param(parse_folio, id="folio"), pytest.param(parse_anomaly, id="anomaly")]
+PARSERS = [
+    pytest.param(parse_folio, id="folio"),
+    pytest.param(parse_anomaly, id="anomaly"),
+    pytest.param(parse_generated, id="generated"),
+]
 SHARED = ("timeout_s", "max_retries", "concurrency", "max_response_bytes", "resume")
 SHARDS = ("shard_index", "num_shards", "num_instances")
 
 
-@pytest.mark.parametrize("model", [FolioConfig, AnomalyConfig])
+@pytest.mark.parametrize("model", [FolioConfig, AnomalyConfig, GeneratedConfig])
 def test_both_configs_extend_the_shared_base_and_keep_its_bounds(model: type[ShardedConfig]) -> None:
     assert issubclass(model, ShardedConfig) and issubclass(model, RunConfig)
     base = ShardedConfig.model_json_schema()["properties"]
