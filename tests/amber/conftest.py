@@ -24,7 +24,7 @@ GATEWAY_URL = (
     "https://raw.githubusercontent.com/RDI-Foundation/agentbeats-gateway/refs/tags/v0.3/amber-manifest.json5"
 )
 GATEWAY_STAND_IN = Path(__file__).with_name("gateway-stand-in.json5")
-SCENARIOS = ("folio", "anomaly")
+SCENARIOS = ("folio", "anomaly", "generated")
 
 
 def amber_path() -> str | None:
@@ -104,9 +104,13 @@ def amber() -> Amber:
 
 
 def offline_copy(scenario: str, dest: Path) -> Path:
-    """The scenario's amber/ folder copied to ``dest``, its gateway URL pointing at the stand-in."""
-    folder = dest / scenario
-    shutil.copytree(REPO / "scenarios" / scenario / "amber", folder)
+    """Every scenario's amber/ folder copied under ``dest/<scenario>/`` as the repository lays them out
+    (a template may seat another scenario's agent: ``../../folio/amber/...``), the template's gateway
+    URL pointing at the stand-in."""
+    root = dest / scenario
+    for amber in sorted((REPO / "scenarios").glob("*/amber")):
+        shutil.copytree(amber, root / amber.parent.name / "amber")
+    folder = root / scenario / "amber"
     shutil.copy(GATEWAY_STAND_IN, folder / "gateway.json5")
     template = folder / "scenario.json5"
     text = template.read_text()

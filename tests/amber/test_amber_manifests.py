@@ -10,15 +10,21 @@ import pytest
 
 from green_agent.anomaly.config import parse_config as parse_anomaly_config
 from green_agent.folio.config import parse_config as parse_folio_config
+from green_agent.generated.config import parse_config as parse_generated_config
 from tests.amber.conftest import GATEWAY_STAND_IN, REPO, SCENARIOS, Amber, Compiled, offline_copy
 from tests.support.dockerfile import Dockerfile
 
 WHITE_AGENTS = {
     "folio": {"reference": False, "cot": True, "autoformalizer": True},
     "anomaly": {"baseline": False, "llm": True},
+    "generated": {},  # its template seats FOLIO's agents: the task is the same
 }
 """Every white agent's manifest, and whether it takes a model and a secret API key."""
-CONFIG_PARSERS = {"folio": parse_folio_config, "anomaly": parse_anomaly_config}
+CONFIG_PARSERS = {
+    "folio": parse_folio_config,
+    "anomaly": parse_anomaly_config,
+    "generated": parse_generated_config,
+}
 AGENTS = [(s, "green") for s in SCENARIOS] + [(s, a) for s in SCENARIOS for a in WHITE_AGENTS[s]]
 
 

@@ -21,6 +21,7 @@ DOCKERFILES = all_dockerfiles()
 EXPECTED = {
     "folio": {"green", "reference", "cot", "autoformalizer"},
     "anomaly": {"green", "baseline", "llm"},
+    "generated": {"green"},
 }
 
 
