@@ -30,7 +30,7 @@ def provenance(made: GeneratedSet, *, seed_drawn: bool) -> dict[str, Any]:
     """What was generated and how to make it again (every shard of a run says the same)."""
     knobs = made.knobs
     return {
-        "seed": made.seed,
+        "seed": str(made.seed),  # a string: a JSON number (an A2A data part's double) keeps 53 bits
         "seed_drawn": seed_drawn,
         "generator_version": made.generator_version,
         "knobs": {

@@ -161,7 +161,8 @@ class GeneratedPlugin(UnitPlugin[GeneratedPlan, GeneratedItem, Outcome]):
         selected = _selected(knobs.count, config)
         if not selected:
             raise RequestError("config.shard_index", "selects no items (the set is too small for this shard)")
-        seed = new_seed() if config.seed is None else config.seed
+        seed = config.seed_value()
+        seed = new_seed() if seed is None else seed
         identity = assessment_id(request.participants, config.identity(), seed, GENERATOR_VERSION)
         return GeneratedPlan(
             dict(request.participants), config, identity, request.principal, knobs, seed, jobs, selected
@@ -248,9 +249,9 @@ class GeneratedPlugin(UnitPlugin[GeneratedPlan, GeneratedItem, Outcome]):
             resumed=role.resumed,
             resumed_from=run.journal_key,
             reproducibility=reproducibility_block(
-                dataset={"name": "generated", "seed": plan.seed, "generator_version": GENERATOR_VERSION},
+                dataset={"name": "generated", "seed": str(plan.seed), "generator_version": GENERATOR_VERSION},
                 config={**plan.config.as_dict(), "assessment_id": plan.identity},
-                seed=plan.seed,
+                seed=str(plan.seed),
                 started_at=run.started_at,
                 finished_at=run.finished_at,
                 participants_cards=run.cards,

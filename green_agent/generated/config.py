@@ -37,6 +37,8 @@ SCHEMA_FILE = Path(__file__).parent / "schemas" / f"{SCHEMA_NAME}.schema.json"
 """The generated JSON Schema shipped for readers outside Python."""
 NUMBERS = r"^\s*\d+\s*(-\s*\d+\s*)?(,\s*\d+\s*(-\s*\d+\s*)?)*$"
 """A range string: ``"3"``, ``"1-12"``, ``"1-3,8"``."""
+SEED = r"^[0-9]{1,19}$"
+"""A seed written as a string of digits (checked against 2^63-1 by :meth:`GeneratedConfig.check`)."""
 LABEL_MIX = r"^\s*(True|False|Uncertain)\s*(:\s*\d+\s*)?(,\s*(True|False|Uncertain)\s*(:\s*\d+\s*)?)*$"
 """A label mix string: ``"True,False"``, ``"True:2,Uncertain:1"``."""
 
@@ -59,8 +61,9 @@ class GeneratedConfig(ShardedConfig):
         "https://github.com/agentified-assessment/schemas/generated-config.schema.json",
     )
 
-    seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = None
-    """The set's seed; absent: a fresh random one, recorded in the results (a new, never-seen set)."""
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | Annotated[str, Field(pattern=SEED)] | None = None
+    """The set's seed, 0 to 2^63-1, as a number or a string of digits (as results record it: a JSON number
+    above 2^53 loses digits); absent: a fresh random one, recorded in the results (a never-seen set)."""
     count: Annotated[int, Field(ge=1, le=MAX_COUNT)] = 120
     """How many items to generate (the first num_instances of them when that is set)."""
     depth: (
@@ -114,8 +117,15 @@ class GeneratedConfig(ShardedConfig):
         except KnobError as exc:
             raise RequestError(f"config.{exc.knob}", str(exc).removeprefix(f"{exc.knob}: ")) from None
 
+    def seed_value(self) -> int | None:
+        """The seed as a number (``None``: draw a fresh one)."""
+        return None if self.seed is None else int(self.seed)
+
     def check(self) -> None:
         super().check()
+        seed = self.seed_value()
+        if seed is not None and seed > MAX_SEED:
+            raise RequestError("config.seed", f"{self.seed} is greater than the maximum of {MAX_SEED}")
         self.knobs()
         if self.num_shards > 1 and self.seed is None:
             raise RequestError(
