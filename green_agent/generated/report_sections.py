@@ -8,6 +8,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from green_agent.generated import CONSTRUCTS
+from green_agent.logic.labels import LABELS
 from green_agent.plugin import Block, Figure, ReportSection, ResultView, Table, Text, fmt, plots
 
 DEPTH_NOTE = (
@@ -85,12 +87,17 @@ def by_depth(view: ResultView) -> list[Block]:
     return [Text(DEPTH_NOTE), figure, table, bands_table]
 
 
-def _grouped(view: ResultView, key: str, first: str) -> list[Block]:
+def _ordered(names: set[str], order: Sequence[str]) -> list[str]:
+    """``names`` in the benchmark's order (a result's objects come back with their keys re-sorted),
+    anything else after, sorted."""
+    return [n for n in order if n in names] + sorted(names - set(order))
+
+
+def _grouped(view: ResultView, key: str, first: str, order: Sequence[str]) -> list[Block]:
     """A grouped-bar figure and a table of one breakdown (``per_label``, ``per_construct``)."""
     parts = view.participants
-    groups = list(
-        dict.fromkeys(g for p in parts for g, s in (p.get(key) or {}).items() if (s or {}).get("total"))
-    )
+    present = {str(g) for p in parts for g, s in (p.get(key) or {}).items() if (s or {}).get("total")}
+    groups = _ordered(present, order)
     if not groups:
         return []
     stats = [[(p.get(key) or {}).get(g) or {} for g in groups] for p in parts]
@@ -112,13 +119,17 @@ def _grouped(view: ResultView, key: str, first: str) -> list[Block]:
 
 def per_label(view: ResultView) -> list[Block]:
     """Accuracy per gold label."""
-    return _grouped(view, "per_label", "label")
+    return _grouped(view, "per_label", "label", LABELS)
 
 
 def per_construct(view: ResultView) -> list[Block]:
     """Accuracy per construct the items use."""
-    blocks = _grouped(view, "per_construct", "construct")
+    blocks = _grouped(view, "per_construct", "construct", CONSTRUCTS)
     return [Text(CONSTRUCT_NOTE), *blocks] if blocks else []
+
+
+def _labels(weights: Mapping[str, Any]) -> str:
+    return ", ".join(f"{label}×{fmt.plain(weights[label])}" for label in _ordered(set(weights), LABELS))
 
 
 def the_set(view: ResultView) -> list[Block]:
@@ -144,7 +155,7 @@ def the_set(view: ResultView) -> list[Block]:
             ["items", fmt.plain(made.get("items"))],
             ["depths", ", ".join(map(str, knobs.get("depth") or ()))],
             ["distractors", ", ".join(map(str, knobs.get("distractors") or ()))],
-            ["labels", ", ".join(f"{k}×{v}" for k, v in (knobs.get("labels") or {}).items())],
+            ["labels", _labels(knobs.get("labels") or {})],
             ["constructs", ", ".join(knobs.get("constructs") or ())],
             ["vocabulary", fmt.plain(knobs.get("vocabulary"))],
             ["labels proved by", fmt.plain(made.get("prover"))],
