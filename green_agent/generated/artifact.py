@@ -81,30 +81,25 @@ def breakdowns(items: Sequence[Mapping[str, Any]], depths: Sequence[int]) -> dic
 def participant_fields(
     outcomes: Sequence[Mapping[str, Any]],
     units: Sequence[GeneratedItem],
-    made: GeneratedSet,
+    made: Mapping[str, Any],
     *,
-    seed_drawn: bool,
     time_used: float,
     resumed: Set[str],
     resumed_from: str | None,
     reproducibility: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """One participant's part but its ``assessor`` and ``role`` (the unit runner puts them in front)."""
+    """One participant's part but its ``assessor`` and ``role`` (the unit runner puts them in front);
+    ``made`` is the set's :func:`provenance`."""
     items = [
         result_item(o, unit, resumed=unit.id in resumed) for o, unit in zip(outcomes, units, strict=True)
     ]
     part: dict[str, Any] = dict(summarize_items(items, LABELS))
-    part.update(breakdowns(items, made.knobs.depth))
-    part["generated"] = provenance(made, seed_drawn=seed_drawn)
+    part.update(breakdowns(items, made["knobs"]["depth"]))
+    part["generated"] = dict(made)
     part["time_used"] = round(time_used, 3)
     part["resumed_items"] = len(resumed)
     part["resumed_from"] = resumed_from if resumed else None
-    part["dataset"] = {
-        "name": NAME,
-        "split": None,
-        "sha256": part["generated"]["sha256"],
-        "n": len(made.items),
-    }
+    part["dataset"] = {"name": NAME, "split": None, "sha256": made["sha256"], "n": made["items"]}
     part["items"] = items
     part["reproducibility"] = dict(reproducibility)
     return part
