@@ -113,7 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     for a, b in sorted(set(allowed) - set(twins)):
         # Not a failure: which file pairs the tool reports shifts with unrelated edits (it names the longest
         # run of each pair), so an allowance can drop out and come back; say so and let a human prune it.
-        print(f"duplicates: note: allowed but not found now: {a} ~ {b} (drop its line from {allowed_path} if folded)")
+        print(
+            f"duplicates: note: allowed but not found now: {a} ~ {b} (drop its line from {allowed_path} if folded)"
+        )
     if not failed:
         print(f"duplicates: no twin in product code outside the allow-list ({len(twins)} allowed)")
     return 1 if failed else 0

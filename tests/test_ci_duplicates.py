@@ -90,7 +90,9 @@ def test_an_allowed_twin_passes_and_a_stale_allowance_is_noted(repo: Path) -> No
     (repo / "green_agent/report.py").unlink()  # folded: the allowance is noted for pruning, not a failure
     done = _check(repo)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "note: allowed but not found now: green_agent/report.py ~ green_agent/stats/summary.py" in done.stdout
+    assert (
+        "note: allowed but not found now: green_agent/report.py ~ green_agent/stats/summary.py" in done.stdout
+    )
 
 
 def test_an_allowance_without_a_reason_is_refused_in_one_line(repo: Path) -> None:
