@@ -4,8 +4,10 @@ An item's stratum comes from its gold FOL: when Z3 proves its gold label True or
 premises a minimal unsat core keeps (``1`` … ``3``, ``4+``); gold Uncertain items are their own
 stratum (``uncertain``: a countermodel search has no depth); a gold label the FOL does not prove is
 ``unproved`` (a prover could not say what the item needs); an item without usable FOL is ``no_fol``.
-Computing a dataset's strata takes seconds, so they are kept in ``<cache_dir>/strata-<sha256>.json``,
-keyed by the dataset's hash and :data:`VERSION`, and items are added as they are first needed.
+Computing a dataset's strata takes seconds, so they are kept in
+``<cache_dir>/strata-<sha256>-<timeout>ms.json``, keyed by the dataset's hash, the prover timeout (an
+item Z3 settles only in a longer time is ``unproved`` under a shorter one) and :data:`VERSION`, and
+items are added as they are first needed.
 """
 
 from __future__ import annotations
@@ -86,27 +88,29 @@ def item_strata(item: FolioItem, timeout_ms: int = TIMEOUT_MS) -> ItemStrata:
     )
 
 
-def _cache_file(cache_dir: Path, sha256: str) -> Path:
-    return Path(cache_dir) / f"strata-{sha256}.json"
+def _cache_file(cache_dir: Path, sha256: str, timeout_ms: int) -> Path:
+    return Path(cache_dir) / f"strata-{sha256}-{timeout_ms}ms.json"
 
 
-def _read_cache(path: Path) -> dict[str, ItemStrata]:
-    """The cached strata, or nothing when the file is missing, unreadable or of another version."""
+def _read_cache(path: Path, timeout_ms: int) -> dict[str, ItemStrata]:
+    """The cached strata, or nothing when the file is missing, unreadable, of another version or
+    made with another prover timeout."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("version") != VERSION:
+        if data.get("version") != VERSION or data.get("timeout_ms") != timeout_ms:
             return {}
         return {str(k): ItemStrata(**v) for k, v in data["items"].items()}
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return {}
 
 
-def _write_cache(path: Path, sha256: str, strata: Mapping[str, ItemStrata]) -> None:
+def _write_cache(path: Path, sha256: str, timeout_ms: int, strata: Mapping[str, ItemStrata]) -> None:
     """Write atomically (a temp file in the same folder, then a rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "version": VERSION,
         "dataset_sha256": sha256,
+        "timeout_ms": timeout_ms,
         "items": {k: asdict(v) for k, v in strata.items()},
     }
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
@@ -122,15 +126,16 @@ def _write_cache(path: Path, sha256: str, strata: Mapping[str, ItemStrata]) -> N
 def dataset_strata(
     items: Sequence[FolioItem], sha256: str, cache_dir: Path | None, timeout_ms: int = TIMEOUT_MS
 ) -> dict[str, ItemStrata]:
-    """Strata of ``items`` (by id), from the cache of dataset ``sha256`` where it has them; the
-    rest are computed and added to it. ``cache_dir=None`` computes everything and keeps nothing."""
-    path = None if cache_dir is None else _cache_file(cache_dir, sha256)
-    cached = {} if path is None else _read_cache(path)
+    """Strata of ``items`` (by id), from the cache of dataset ``sha256`` and prover timeout
+    ``timeout_ms`` where it has them; the rest are computed and added to it. ``cache_dir=None``
+    computes everything and keeps nothing."""
+    path = None if cache_dir is None else _cache_file(cache_dir, sha256, timeout_ms)
+    cached = {} if path is None else _read_cache(path, timeout_ms)
     missing = [it for it in items if it.id not in cached]
     for item in missing:
         cached[item.id] = item_strata(item, timeout_ms)
     if path is not None and missing:
-        _write_cache(path, sha256, cached)
+        _write_cache(path, sha256, timeout_ms, cached)
     return {it.id: cached[it.id] for it in items}
 
 

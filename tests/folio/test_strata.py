@@ -76,19 +76,24 @@ def test_uncertain_unproved_and_no_fol() -> None:
     assert item_strata(FolioItem("x", ("p",), "c", "True")).stratum == "no_fol"
 
 
-def test_strata_are_cached_per_dataset_hash(tmp_path) -> None:
+def test_strata_are_cached_per_dataset_hash_and_prover_timeout(tmp_path) -> None:
     items = [_item("t", FACTS, "Q(a)", "True"), _item("u", ("P(a)",), "Q(a)", "Uncertain")]
-    first = dataset_strata(items, "a" * 64, tmp_path)
-    cache = tmp_path / f"strata-{'a' * 64}.json"
+    first = dataset_strata(items, "a" * 64, tmp_path, timeout_ms=5000)
+    cache = tmp_path / f"strata-{'a' * 64}-5000ms.json"
     data = json.loads(cache.read_text())
-    assert data["version"] == VERSION and set(data["items"]) == {"t", "u"}
+    assert data["version"] == VERSION and data["timeout_ms"] == 5000 and set(data["items"]) == {"t", "u"}
     data["items"]["t"]["stratum"] = "edited"  # a read from the cache shows the edit
     cache.write_text(json.dumps(data))
-    assert dataset_strata(items, "a" * 64, tmp_path)["t"].stratum == "edited"
-    assert dataset_strata(items, "b" * 64, tmp_path)["t"] == first["t"]  # another dataset: computed
+    assert dataset_strata(items, "a" * 64, tmp_path, timeout_ms=5000)["t"].stratum == "edited"
+    assert dataset_strata(items, "b" * 64, tmp_path, timeout_ms=5000)["t"] == first["t"]  # another dataset
+    # another prover timeout can prove other items: its own file, never the edited one
+    assert dataset_strata(items, "a" * 64, tmp_path, timeout_ms=4000)["t"] == first["t"]
+    assert (tmp_path / f"strata-{'a' * 64}-4000ms.json").is_file()
+    cache.write_text(json.dumps({**data, "timeout_ms": 4000}))  # a file whose content says otherwise
+    assert dataset_strata(items, "a" * 64, tmp_path, timeout_ms=5000)["t"] == first["t"]
     data["version"] = VERSION + 1
     cache.write_text(json.dumps(data))
-    assert dataset_strata(items, "a" * 64, tmp_path)["t"] == first["t"]  # another definition: recomputed
+    assert dataset_strata(items, "a" * 64, tmp_path, timeout_ms=5000)["t"] == first["t"]  # another definition
 
 
 def test_strata_block_counts_and_clusters() -> None:
