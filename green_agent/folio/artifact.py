@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from green_agent.core.contract import ParticipantPart
+from green_agent.core.declaration import intervals
 from green_agent.core.declaration.fmt import pvalue
 from green_agent.core.declaration.resumed import resume_lines
 from green_agent.core.scoring import summarize_items
@@ -120,15 +121,11 @@ def participant_llm(
 
 
 def _interval_text(part: Mapping[str, Any]) -> str:
-    """The headline interval: clustered with ``n items / n clusters`` when the part has it, else Wilson."""
-    if "accuracy_ci95_clustered" in part:
-        lo, hi = part["accuracy_ci95_clustered"]
-        return (
-            f"95% CI {100 * lo:.1f}–{100 * hi:.1f}, clustered: {part['total']} items / "
-            f"{part['clusters']} clusters"
-        )
-    lo, hi = part["accuracy_ci95"]
-    return f"95% CI {100 * lo:.1f}–{100 * hi:.1f}"
+    """The headline interval and what it is (:func:`green_agent.core.declaration.intervals.note`)."""
+    bounds = intervals.interval(part)
+    if not bounds:
+        return f"no 95% CI: {intervals.note(part)}"
+    return f"95% CI {100 * bounds[0]:.1f}–{100 * bounds[1]:.1f}, {intervals.note(part)}"
 
 
 def _line(part: Mapping[str, Any]) -> str:
@@ -165,13 +162,14 @@ def _robustness_line(role: str, block: Mapping[str, Any]) -> str:
     for kind, rate in block["per_variant"].items():
         text = f"{kind} {100 * rate['accuracy']:.1f}% of {rate['total']}"
         if "accuracy_ci95_clustered" in rate:
-            lo, hi = rate["accuracy_ci95_clustered"]
-            text += f" [{100 * lo:.1f}–{100 * hi:.1f}, {rate['total']} items / {rate['clusters']} clusters]"
+            bounds = rate["accuracy_ci95_clustered"]
+            ci = "no CI" if not bounds else f"{100 * bounds[0]:.1f}–{100 * bounds[1]:.1f}"
+            text += f" [{ci}, {intervals.note(rate)}]"
         drop = block["drop"].get(kind)
         if drop and drop["drop"] is not None:
             text += f" (drop {100 * drop['drop']:+.1f} points, McNemar p {_p(drop['mcnemar_p'])}"
             if "mcnemar_p_clustered" in drop:
-                text += f", clustered p {_p(drop['mcnemar_p_clustered'])}"
+                text += f", clustered p {_p(drop['mcnemar_p_clustered'])} by {intervals.test_name(drop)}"
             text += ")"
         parts.append(text)
     return "; ".join(parts)
@@ -196,7 +194,8 @@ def summary_text(
         diff = pair.get("diff")
         tests = f"McNemar p {_p(pair['mcnemar_p'])}"
         if "mcnemar_p_clustered" in pair:
-            tests = f"clustered McNemar p {_p(pair['mcnemar_p_clustered'])}; item-level {tests}"
+            by = intervals.test_name(pair)
+            tests = f"clustered McNemar p {_p(pair['mcnemar_p_clustered'])} by {by}; item-level {tests}"
         clusters = f" / {pair['clusters']} clusters" if "clusters" in pair else ""
         lines.append(
             f"- {pair['a']} vs {pair['b']}: difference "

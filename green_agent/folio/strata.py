@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from green_agent.core.scoring.cluster import clustered_interval
-from green_agent.core.scoring.metrics import item_cluster, item_correct
+from green_agent.core.scoring.metrics import interval_fields, item_cluster, item_correct
 from green_agent.core.scoring.stats import wilson_interval
 from green_agent.folio.datasets.items import FolioItem
 from green_agent.kit.cli_args import PROVER_TIMEOUT_MS
@@ -154,7 +154,8 @@ def annotate_strata(items: Sequence[dict[str, Any]], strata: Mapping[str, ItemSt
 def strata_block(items: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per stratum (every one of :data:`STRATA`, in order, with zeros where no item falls; a leaderboard
     sums shards field by field): total, correct, accuracy, its item-level Wilson interval and the
-    clustered one with ``clusters`` (docs/report.md)."""
+    clustered one with ``clusters``, ``design_effect``, ``ci_method`` and ``ci_reason`` (both null over
+    no item; docs/statistics.md)."""
     groups: dict[str, list[int]] = {s: [] for s in STRATA}
     for i, item in enumerate(items):
         if isinstance(item.get("stratum"), str):
@@ -169,8 +170,7 @@ def strata_block(items: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]
             "total": n,
             "correct": k,
             "accuracy": round(k / n, 6) if n else 0.0,
-            "accuracy_ci95": [round(lo, 6), round(hi, 6)],
-            "accuracy_ci95_clustered": [round(clustered.lo, 6), round(clustered.hi, 6)],
-            "clusters": clustered.clusters,
+            "accuracy_ci95": [round(lo, 6), round(hi, 6)] if n else None,
+            **interval_fields(clustered),
         }
     return block

@@ -1,11 +1,13 @@
 """The ``robustness`` block of a participant's result part: does an answer survive a proved change?
 
 * ``per_variant`` — accuracy of each kind over the variants sent, with Wilson 95% intervals and
-  clustered ones (``accuracy_ci95_clustered``, ``clusters``: the sources' stories, docs/report.md);
+  clustered ones (``accuracy_ci95_clustered`` with ``clusters``, ``design_effect``, ``ci_method``,
+  ``ci_reason``: the sources' stories, docs/statistics.md);
 * ``consistency`` — share of source items answered correctly in *every* variant sent for them
   (the original included when it was asked for); a failure (timeout, error) counts as wrong;
 * ``drop`` — per kind, original accuracy minus variant accuracy over the sources that have both,
-  with the two-sided exact McNemar p-value of that paired difference and Durkalski's clustered one;
+  with the two-sided exact McNemar p-value of that paired difference and the clustered one
+  (``clustered_test`` names it: exact McNemar, exact sign-flip over clusters, or Durkalski's);
 * ``per_source`` — each source's outcome per kind (``true``/``false``; kinds not sent are absent);
 * ``skipped`` and ``constants_kept`` — what generation dropped or left alone, and why.
 """
@@ -15,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from green_agent.core.scoring.cluster import clustered_interval, clustered_mcnemar
-from green_agent.core.scoring.metrics import item_correct
+from green_agent.core.scoring.cluster import clustered_interval
+from green_agent.core.scoring.metrics import interval_fields, item_correct
+from green_agent.core.scoring.paired import paired_test
 from green_agent.core.scoring.stats import mcnemar_exact, wilson_interval
 from green_agent.folio.variants.model import ORIGINAL, VariantSet
 
@@ -26,14 +29,12 @@ _DIGITS = 6
 def _rate(outcomes: Sequence[bool], clusters: Sequence[str]) -> dict[str, Any]:
     k, n = sum(outcomes), len(outcomes)
     lo, hi = wilson_interval(k, n)
-    clustered = clustered_interval(outcomes, clusters)
     return {
         "total": n,
         "correct": k,
         "accuracy": round(k / n, _DIGITS) if n else 0.0,
-        "accuracy_ci95": [round(lo, _DIGITS), round(hi, _DIGITS)],
-        "accuracy_ci95_clustered": [round(clustered.lo, _DIGITS), round(clustered.hi, _DIGITS)],
-        "clusters": clustered.clusters,
+        "accuracy_ci95": [round(lo, _DIGITS), round(hi, _DIGITS)] if n else None,
+        **interval_fields(clustered_interval(outcomes, clusters)),
     }
 
 
@@ -47,6 +48,7 @@ def _drop(
     only_variant = sum(b and not a for a, b in pairs)
     n = len(pairs)
     original, variant = sum(a for a, _ in pairs), sum(b for _, b in pairs)
+    test = paired_test([a for a, _ in pairs], [b for _, b in pairs], groups)
     return {
         "n": n,
         "original_correct": original,
@@ -56,9 +58,9 @@ def _drop(
         "drop": round((original - variant) / n, _DIGITS) if n else None,
         "mcnemar_p": float(f"{mcnemar_exact(only_original, only_variant):.12g}"),  # a tiny p is never 0
         "clusters": len(set(groups)),
-        "mcnemar_p_clustered": float(
-            f"{clustered_mcnemar([a for a, _ in pairs], [b for _, b in pairs], groups):.12g}"
-        ),
+        "mcnemar_p_clustered": float(f"{test.p:.12g}"),
+        "clustered_test": test.method,
+        "clustered_test_clusters": test.clusters,
     }
 
 
@@ -91,6 +93,9 @@ def robustness(items: Sequence[Mapping[str, Any]], variants: VariantSet) -> dict
         "consistency_ci95": overall["accuracy_ci95"],
         "consistency_ci95_clustered": overall["accuracy_ci95_clustered"],
         "clusters": overall["clusters"],
+        "design_effect": overall["design_effect"],
+        "ci_method": overall["ci_method"],
+        "ci_reason": overall["ci_reason"],
         "per_variant": per_variant,
         "drop": {k: _drop(per_source, cluster, k) for k in kinds if k != ORIGINAL}
         if ORIGINAL in kinds

@@ -126,7 +126,12 @@ def test_strata_block_counts_and_clusters() -> None:
     ]
     block = strata_block(items)
     assert list(block) == ["1", "2", "3", "4+", "uncertain", "unproved", "no_fol"]  # every one, in order
-    assert block["1"] == {"total": 0, "correct": 0, "accuracy": 0.0, "accuracy_ci95": [0.0, 1.0],
-                          "accuracy_ci95_clustered": [0.0, 1.0], "clusters": 0}  # fmt: skip
+    assert block["1"] == {"total": 0, "correct": 0, "accuracy": 0.0, "accuracy_ci95": None,
+                          "accuracy_ci95_clustered": None, "clusters": 0, "design_effect": None,
+                          "ci_method": None, "ci_reason": "no_items"}  # fmt: skip
     assert (block["2"]["total"], block["2"]["correct"], block["2"]["clusters"]) == (2, 1, 1)
+    # one story: no clustered interval, and it says why (never the item-level one in its place)
+    assert (block["2"]["accuracy_ci95_clustered"], block["2"]["ci_reason"]) == (None, "one_cluster")
+    assert block["2"]["accuracy_ci95"] is not None
+    assert (block["uncertain"]["ci_method"], block["uncertain"]["design_effect"]) == ("wilson", 1.0)
     assert (block["4+"]["accuracy"], block["uncertain"]["accuracy"]) == (0.0, 1.0)

@@ -141,8 +141,9 @@ def test_a_sharded_run_is_one_row_per_agent_recomputed_from_the_sums(
         whole = folio_runs["whole"][role]  # the same 48 instances, assessed in one go
         assert (row["items"], row["shards"]) == (NUM_INSTANCES, 3)
         assert row["score"] == pytest.approx(whole["score"], abs=0.005)
-        # clustered by default (issue #32): stories split across shards are regrouped from the items
-        assert row["clusters"] == whole["clusters"]
+        # clustered by default (issue #32): stories split across shards are regrouped from the items,
+        # with the small-sample correction (CR1 design effect, t critical value: docs/statistics.md)
+        assert row["clusters"] == whole["clusters"] and whole["ci_method"] == "wilson_cr1_t"
         assert row["ci95_low"] == pytest.approx(100 * whole["accuracy_ci95_clustered"][0], abs=0.051)
         assert row["ci95_high"] == pytest.approx(100 * whole["accuracy_ci95_clustered"][1], abs=0.051)
         assert row["design_effect"] == pytest.approx(whole["design_effect"], abs=0.0011)
@@ -150,6 +151,15 @@ def test_a_sharded_run_is_one_row_per_agent_recomputed_from_the_sums(
     scores = [r["score"] for r in overall]
     assert scores == sorted(scores, reverse=True) and overall[0]["id"] == "id-good"
     assert {(r["run"], r["score"]) for r in overall if r["items"] == 1} == {("limited-run", 100.0)}
+    # all right: the interval counts each story once (Wilson on the clusters, t), as the result does
+    good = next(p for p in folio_runs["harness"] if p.get("role") == "good")
+    assert good["ci_method"] == "wilson_clusters"
+    row = next(r for r in overall if r["id"] == "id-good")
+    assert (row["ci95_low"], row["ci95_high"]) == (
+        pytest.approx(100 * good["accuracy_ci95_clustered"][0], abs=0.051),
+        100.0,
+    )
+    assert row["design_effect"] == pytest.approx(good["design_effect"], abs=0.0011)
 
 
 def test_best_run_per_agent_is_its_top_overall_row_over_the_whole_dataset(
@@ -311,3 +321,5 @@ def test_hardest_stratum_sums_shards_and_clusters_items_across_them(
         )
     good = next(r for r in board if r["id"] == "id-good")
     assert good["hardest_pct"] == 100.0 and board[0]["hardest_pct"] == 100.0
+    hardest = next(p for p in folio_runs["harness"] if p.get("role") == "good")["strata"]["4+"]
+    assert good["hardest_ci95_low"] == pytest.approx(100 * hardest["accuracy_ci95_clustered"][0], abs=0.051)

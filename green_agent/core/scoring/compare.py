@@ -1,8 +1,10 @@
 """Paired comparison of participants on the items they both saw.
 
 Item by item (as papers report it): exact McNemar and a bootstrap of items. Cluster-aware (the
-headline, docs/report.md): Durkalski's clustered McNemar and a bootstrap of whole clusters, with the
-cluster of each item read from its ``cluster`` field (an item without one is its own cluster).
+headline, docs/statistics.md): the clustered paired test of :mod:`green_agent.core.scoring.paired`
+(exact McNemar, the exact sign-flip test over clusters, or Durkalski's corrected test, named in
+``clustered_test``) and a bootstrap of whole clusters, with the cluster of each item read from its
+``cluster`` field (an item without one is its own cluster).
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from green_agent.core.scoring.cluster import cluster_bootstrap_diff_ci, clustered_mcnemar
+from green_agent.core.scoring.cluster import NO_ITEMS, bootstrap_degenerate, cluster_bootstrap_diff_ci
 from green_agent.core.scoring.metrics import item_cluster, item_correct
+from green_agent.core.scoring.paired import EXACT_BELOW, paired_test
 from green_agent.core.scoring.stats import bootstrap_diff_ci, mcnemar_exact
 
 RESAMPLES = 2000
@@ -36,8 +39,8 @@ def _cluster_by_id(part: Mapping[str, Any]) -> dict[str, str]:
 def statistics_settings(*, resamples: int = RESAMPLES, seed: int = SEED) -> dict[str, Any]:
     """How intervals and tests are computed, for a result's reproducibility block (docs/report.md)."""
     return {
-        "cluster_interval": "wilson_design_effect",
-        "paired_test": "clustered_mcnemar_durkalski",
+        "cluster_interval": "wilson_design_effect_cr1_t",
+        "paired_test": f"mcnemar_exact | sign_flip_exact (< {EXACT_BELOW} clusters) | durkalski_cr1_t",
         "paired_interval": "cluster_bootstrap_percentile",
         "bootstrap_resamples": resamples,
         "bootstrap_seed": seed,
@@ -60,6 +63,7 @@ def compare_pair(
     clusters_a = _cluster_by_id(a)
     groups = [clusters_a[i] for i in shared]
     ci_clustered = cluster_bootstrap_diff_ci(xa, xb, groups, resamples=resamples, seed=seed)
+    test = paired_test(xa, xb, groups)
     return {
         "a": str(a.get("role")),
         "b": str(b.get("role")),
@@ -74,10 +78,13 @@ def compare_pair(
         "diff": None if diff is None else round(diff, 6),
         "diff_ci95": None if ci is None else [round(ci[0], 6), round(ci[1], 6)],
         "clusters": len(set(groups)),
-        "mcnemar_p_clustered": float(f"{clustered_mcnemar(xa, xb, groups):.12g}"),
+        "mcnemar_p_clustered": float(f"{test.p:.12g}"),
+        "clustered_test": test.method,
+        "clustered_test_clusters": test.clusters,
         "diff_ci95_clustered": None
         if ci_clustered is None
         else [round(ci_clustered[0], 6), round(ci_clustered[1], 6)],
+        "diff_ci95_clustered_reason": bootstrap_degenerate(xa, xb, groups) if n else NO_ITEMS,
     }
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from green_agent.core.scoring.cluster import clustered_interval
+from green_agent.core.scoring.cluster import ClusteredInterval, clustered_interval
 from green_agent.core.scoring.stats import percentile, wilson_interval
 
 STATUSES = ("ok", "timeout", "runtime_error", "parse_error")
@@ -27,7 +27,10 @@ def _ratio(k: int, n: int) -> float:
     return round(k / n, _DIGITS) if n else 0.0
 
 
-def _ci(k: int, n: int) -> list[float]:
+def _ci(k: int, n: int) -> list[float] | None:
+    """The item-level Wilson interval; none over no items (0 of 0 has no interval, not [0, 1])."""
+    if not n:
+        return None
     lo, hi = wilson_interval(k, n)
     return [round(lo, _DIGITS), round(hi, _DIGITS)]
 
@@ -40,16 +43,26 @@ def item_cluster(item: Mapping[str, Any], index: int = 0) -> str:
     return f"i:{item.get('id', index)}"
 
 
-def clustered_fields(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """``accuracy_ci95_clustered``, ``clusters`` and ``design_effect`` of ``items`` (docs/report.md)."""
-    ci = clustered_interval(
-        [item_correct(it) for it in items], [item_cluster(it, i) for i, it in enumerate(items)]
-    )
+def interval_fields(ci: ClusteredInterval) -> dict[str, Any]:
+    """A clustered interval as result fields: ``accuracy_ci95_clustered`` (null without one),
+    ``clusters``, ``design_effect``, ``ci_method`` and ``ci_reason`` (docs/statistics.md)."""
+    bounds = ci.bounds
     return {
-        "accuracy_ci95_clustered": [round(ci.lo, _DIGITS), round(ci.hi, _DIGITS)],
+        "accuracy_ci95_clustered": None if bounds is None else [round(b, _DIGITS) for b in bounds],
         "clusters": ci.clusters,
-        "design_effect": round(ci.design_effect, 4),
+        "design_effect": None if ci.design_effect is None else round(ci.design_effect, 4),
+        "ci_method": ci.method,
+        "ci_reason": ci.reason,
     }
+
+
+def clustered_fields(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The clustered interval of ``items``' accuracy as result fields (:func:`interval_fields`)."""
+    return interval_fields(
+        clustered_interval(
+            [item_correct(it) for it in items], [item_cluster(it, i) for i, it in enumerate(items)]
+        )
+    )
 
 
 def item_correct(item: Mapping[str, Any]) -> bool:
@@ -153,6 +166,15 @@ def _by_gold_label(
     return confusion, per_label, per_label_clustered
 
 
+def _answered_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The answered items' clustered interval, its method and reason, under ``accuracy_answered_*``."""
+    return {
+        "accuracy_answered_ci95_clustered": fields["accuracy_ci95_clustered"],
+        "accuracy_answered_ci_method": fields["ci_method"],
+        "accuracy_answered_ci_reason": fields["ci_reason"],
+    }
+
+
 def summarize_items(
     items: Sequence[Mapping[str, Any]], labels: Sequence[str] = ("True", "False", "Uncertain")
 ) -> dict[str, Any]:
@@ -160,8 +182,9 @@ def summarize_items(
 
     Returns ``score`` (accuracy×100, 2 decimals), ``max_score``, ``accuracy`` and its Wilson 95%
     ``accuracy_ci95`` (items taken as independent, as papers report it), the headline
-    ``accuracy_ci95_clustered`` with ``clusters`` and ``design_effect`` (items grouped by their
-    ``cluster`` field; an item without one is its own cluster), outcome counts, ``per_label`` (by gold
+    ``accuracy_ci95_clustered`` with ``clusters``, ``design_effect``, ``ci_method`` and ``ci_reason``
+    (items grouped by their ``cluster`` field; an item without one is its own cluster; an interval
+    over no item is null), outcome counts, ``per_label`` (by gold
     label; its clustered intervals in ``per_label_clustered``), ``confusion``
     (gold × predicted, plus a ``"none"`` column), ``latency_ms`` percentiles over items that carry a
     latency, ``answered``/``coverage``/``accuracy_answered``, ``failures_by_kind`` and, only when
@@ -186,9 +209,7 @@ def summarize_items(
         "coverage": _ratio(answered, total),
         "accuracy_answered": _ratio(correct, answered),
         "accuracy_answered_ci95": _ci(correct, answered),
-        "accuracy_answered_ci95_clustered": clustered_fields(
-            [it for it in items if it.get("status") == "ok"]
-        )["accuracy_ci95_clustered"],
+        **_answered_fields(clustered_fields([it for it in items if it.get("status") == "ok"])),
         "per_label": per_label,
         "per_label_clustered": per_label_clustered,
         "confusion": confusion,

@@ -36,7 +36,7 @@ def test_all_correct() -> None:
         "accuracy": 1.0,
         "accuracy_ci95": s["accuracy_ci95"],
     }
-    assert s["per_label"]["False"] == {"total": 0, "correct": 0, "accuracy": 0.0, "accuracy_ci95": [0.0, 1.0]}
+    assert s["per_label"]["False"] == {"total": 0, "correct": 0, "accuracy": 0.0, "accuracy_ci95": None}
     assert s["confusion"]["True"] == {"True": 10, "False": 0, "Uncertain": 0, "none": 0}
     assert s["failures_by_kind"] == {}
     assert "usage" not in s
@@ -48,7 +48,8 @@ def test_all_failed() -> None:
     assert s["score"] == 0.0 and s["accuracy"] == 0.0 and s["correct"] == 0 and s["incorrect"] == 0
     assert s["accuracy_ci95"] == [0.0, pytest.approx(0.277533, abs=1e-6)]
     assert s["timeout"] == 10 and s["answered"] == 0 and s["coverage"] == 0.0
-    assert s["accuracy_answered"] == 0.0 and s["accuracy_answered_ci95"] == [0.0, 1.0]
+    assert s["accuracy_answered"] == 0.0 and s["accuracy_answered_ci95"] is None  # 0 of 0: no interval
+    assert s["accuracy_answered_ci95_clustered"] is None and s["accuracy_answered_ci_reason"] == "no_items"
     assert s["confusion"]["False"]["none"] == 10
     assert s["failures_by_kind"] == {"timeout": 10}
 
@@ -90,7 +91,8 @@ def test_mixed_hand_computed() -> None:
 
 def test_empty_and_no_latency() -> None:
     s = summarize_items([])
-    assert s["total"] == 0 and s["score"] == 0.0 and s["accuracy_ci95"] == [0.0, 1.0]
+    assert s["total"] == 0 and s["score"] == 0.0 and s["accuracy_ci95"] is None
+    assert (s["accuracy_ci95_clustered"], s["design_effect"], s["ci_reason"]) == (None, None, "no_items")
     assert s["latency_ms"] == {"p50": None, "p95": None, "max": None}
     s = summarize_items([item(0, "True", "True", latency_ms=None)])
     assert s["latency_ms"]["max"] is None
