@@ -23,6 +23,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("accuracy", "accuracy", interval="accuracy_ci95_clustered", format="percent", headline=True),
     Metric("correct", "correct", direction=None, of="total", headline=True),
     Metric("total", "items / clusters", direction=None, of="clusters"),
+    Metric("design_effect", "design effect", direction=None, format="ratio"),
     Metric("coverage", "coverage", format="percent", headline=True),
     Metric(
         "accuracy_answered",
@@ -108,6 +109,7 @@ DECLARATION = ResultDeclaration(
         "Failures (timeouts, runtime errors, unparseable replies) count as wrong in accuracy; coverage is "
         "the share of items answered and accuracy on answered ignores failures. Intervals are 95% Wilson "
         "intervals on the effective sample size of clustered items (a story's conclusions, a source's "
-        "variants; docs/report.md); results.json keeps the item-level Wilson intervals as accuracy_ci95."
+        "variants), with the small-sample correction for few clusters and the design effect beside them "
+        "(docs/statistics.md); results.json keeps the item-level Wilson intervals as accuracy_ci95."
     ),
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from green_agent.core.declaration import ReportSection, ResultView, fmt, plots
+from green_agent.core.declaration import ReportSection, ResultView, fmt, intervals, plots
 from green_agent.core.declaration.blocks import Block, Figure, Table, Text
 from green_agent.core.declaration.models import MODELS_SECTION
 from green_agent.core.scoring.compare import compare
@@ -24,25 +24,13 @@ OUTCOMES = (
 )
 
 
-def interval(stats: Mapping[str, Any]) -> Any:
-    """The interval to show: the clustered one when the figures carry it, else the item-level Wilson."""
-    return stats.get("accuracy_ci95_clustered") or stats.get("accuracy_ci95")
-
-
-def sizes(stats: Mapping[str, Any]) -> str:
-    """``n items / n clusters`` next to an interval (the items alone when clusters are unknown)."""
-    clusters = stats.get("clusters")
-    items = fmt.plain(stats.get("total"))
-    return f"{items} items" if clusters is None else f"{items} items / {fmt.plain(clusters)} clusters"
-
-
 def _accuracy_series(parts: list[dict[str, Any]], rows: list[list[dict[str, Any]]]) -> list[plots.Series]:
     """One bar series per participant: each row's accuracies with their (clustered) intervals."""
     return [
         plots.Series(
             str(p["role"]),
             [r.get("accuracy") or 0.0 for r in row],
-            [interval(r) or [r.get("accuracy") or 0.0] * 2 for r in row],
+            [intervals.interval(r) or [r.get("accuracy") or 0.0] * 2 for r in row],
         )
         for p, row in zip(parts, rows, strict=True)
     ]
@@ -88,17 +76,15 @@ def _with_clustered(part: Mapping[str, Any], label: str) -> dict[str, Any]:
 def _label_cell(s: Mapping[str, Any]) -> str:
     if not s:
         return "–"
-    return (
-        f"{fmt.plain(s.get('correct'))}/{fmt.plain(s.get('total'))} · {fmt.pct(s.get('accuracy'))} "
-        f"{fmt.ci(interval(s))} ({sizes(s)})"
-    )
+    return f"{fmt.plain(s.get('correct'))}/{fmt.plain(s.get('total'))} · {fmt.pct(s.get('accuracy'))} {intervals.cell(s)}"
 
 
 ROBUSTNESS_NOTE = (
     "Runs with FOLIO variants (docs/variants.md). Accuracy per variant kind; drop = original minus variant "
-    "accuracy on the same source items, with Durkalski's clustered McNemar p (item-level exact p in "
-    "results.json); consistency = share of source items answered right in every variant sent. Intervals are "
-    "clustered by the sources' stories (docs/report.md)."
+    "accuracy on the same source items, with the clustered paired test's p and its name (exact sign-flip "
+    "over clusters when fewer than 20 clusters differ, else Durkalski's; item-level exact p in results.json); "
+    "consistency = share of source items answered right in every variant sent. Intervals are clustered by "
+    "the sources' stories, with their design effect (deff) and clusters (docs/statistics.md)."
 )
 
 
@@ -122,12 +108,21 @@ def robustness(view: ResultView) -> list[Block]:
             fmt.plain(b.get("sources")),
             fmt.plain(b.get("clusters")),
             fmt.pct(b.get("consistency")),
-            fmt.ci(b.get("consistency_ci95_clustered") or b.get("consistency_ci95")),
+            intervals.cell(_consistency_stats(b)),
             *(_variant_cell(b, k) for k in kinds),
         ]
         for p, b in zip(parts, blocks, strict=True)
     ]
     return [Text(ROBUSTNESS_NOTE), figure, Table(header, rows, numeric=frozenset(range(1, len(header))))]
+
+
+def _consistency_stats(block: Mapping[str, Any]) -> dict[str, Any]:
+    """The consistency figures under the names :mod:`~green_agent.core.declaration.intervals` reads."""
+    stats = {k: block[k] for k in ("clusters", "design_effect", "ci_method", "ci_reason") if k in block}
+    stats |= {"total": block.get("sources"), "accuracy": block.get("consistency")}
+    if "consistency_ci95_clustered" in block:
+        stats["accuracy_ci95_clustered"] = block["consistency_ci95_clustered"]
+    return stats | {"accuracy_ci95": block.get("consistency_ci95")}
 
 
 def _variant_cell(block: Mapping[str, Any], kind: str) -> str:
@@ -137,9 +132,9 @@ def _variant_cell(block: Mapping[str, Any], kind: str) -> str:
     text = f"{fmt.pct(rate.get('accuracy'))} of {fmt.plain(rate.get('total'))}"
     drop = (block.get("drop") or {}).get(kind)
     if drop and fmt.is_num(drop.get("drop")):
-        p = drop.get("mcnemar_p_clustered", drop.get("mcnemar_p"))
-        text += f" (drop {fmt.signed_pct(drop['drop'])}, p {fmt.pvalue(p)})"
-    return f"{text} {fmt.ci(interval(rate))} ({sizes(rate)})"
+        p = fmt.pvalue(intervals.headline_p(drop))
+        text += f" (drop {fmt.signed_pct(drop['drop'])}, p {p}, {intervals.test_name(drop)})"
+    return f"{text} {intervals.cell(rate)}"
 
 
 def confusion(view: ResultView) -> list[Block]:
@@ -213,7 +208,8 @@ def latency(view: ResultView) -> list[Block]:
 
 
 def comparison(view: ResultView) -> list[Block]:
-    """Paired comparison (bootstrap interval, exact McNemar) from the results' part, else computed."""
+    """Paired comparison (cluster bootstrap interval, the clustered test named) from the results' part,
+    else computed."""
     if len(view.participants) < 2:
         return [Text("Only one participant: nothing to compare.")]
     part = next(
@@ -222,23 +218,34 @@ def comparison(view: ResultView) -> list[Block]:
     pairs = (part or compare(view.participants))["pairs"]
     note = Text(
         "On the items both participants saw. diff = accuracy of A minus B with a 95% interval from a bootstrap "
-        "of whole clusters (stories, or a variant's source); Durkalski's clustered McNemar test on the "
-        "discordant items (only A right vs only B right). results.json also keeps the item-level exact "
-        "McNemar p (mcnemar_p) and item bootstrap (diff_ci95) papers report."
+        "of whole clusters (stories, or a variant's source; none when one cluster or identical clusters leave "
+        "nothing to resample). The test column names the paired test behind p: McNemar exact when every "
+        "cluster is one item, the exact sign-flip test over clusters when fewer than 20 clusters differ, "
+        "else Durkalski's clustered test on t (docs/statistics.md). results.json also keeps the item-level "
+        "exact McNemar p (mcnemar_p) and item bootstrap (diff_ci95) papers report."
     )
     rows = [
         [
             str(c["a"]), str(c["b"]), str(c["n"]), fmt.plain(c.get("clusters")), str(c.get("a_correct", "–")),
             str(c.get("b_correct", "–")),
-            str(c["only_a"]), str(c["only_b"]), fmt.signed_pct(c.get("diff")),
-            fmt.ci(c.get("diff_ci95_clustered") or c.get("diff_ci95")),
-            fmt.pvalue(c.get("mcnemar_p_clustered", c.get("mcnemar_p"))),
+            str(c["only_a"]), str(c["only_b"]), fmt.signed_pct(c.get("diff")), _diff_ci(c),
+            intervals.test_name(c), fmt.pvalue(intervals.headline_p(c)),
         ]
         for c in pairs
     ]  # fmt: skip
     header = ["A", "B", "items", "clusters", "A correct", "B correct", "only A", "only B", "diff", "95% CI",
-              "McNemar p"]  # fmt: skip
+              "test", "p"]  # fmt: skip
     return [note, Table(header, rows, numeric=frozenset(range(2, len(header))))]
+
+
+def _diff_ci(pair: Mapping[str, Any]) -> str:
+    """The clustered interval of a difference, or why there is none; the item bootstrap for old results."""
+    if "diff_ci95_clustered" not in pair:
+        return f"{fmt.ci(pair.get('diff_ci95'))} (item-level)"
+    reason = pair.get("diff_ci95_clustered_reason")
+    if pair["diff_ci95_clustered"] is None and reason in ("one_cluster", "no_variation"):
+        return "– (one cluster)" if reason == "one_cluster" else "– (no variation between clusters)"
+    return fmt.ci(pair["diff_ci95_clustered"])
 
 
 SECTIONS: tuple[ReportSection, ...] = (

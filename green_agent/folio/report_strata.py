@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from green_agent.core.declaration import ResultView, fmt, plots
+from green_agent.core.declaration import ResultView, fmt, intervals, plots
 from green_agent.core.declaration.blocks import Block, Figure, Table, Text
 from green_agent.folio.strata import PROOF_STRATA, STRATA
 
@@ -14,7 +14,8 @@ NOTE = (
     "Strata come from the gold FOL: for items whose gold label Z3 proves True or False, the number of premises "
     "a minimal unsat core keeps (a proxy for how many facts must be combined, not a proof length); gold "
     "Uncertain items are their own stratum, as are items whose gold label the FOL does not prove (unproved) "
-    "and items without FOL. A variant counts in its source's stratum. Intervals are clustered (docs/report.md)."
+    "and items without FOL. A variant counts in its source's stratum. Intervals are clustered, with their design "
+    "effect (deff) and clusters; a stratum whose items are all in one cluster has none (docs/statistics.md)."
 )
 
 
@@ -27,11 +28,7 @@ def _stats(part: Mapping[str, Any], stratum: str) -> Mapping[str, Any]:
 def _cell(stats: Mapping[str, Any]) -> str:
     if not stats:
         return "–"
-    ci = stats.get("accuracy_ci95_clustered") or stats.get("accuracy_ci95")
-    return (
-        f"{fmt.pct(stats.get('accuracy'))} {fmt.ci(ci)} "
-        f"({fmt.plain(stats.get('total'))} items / {fmt.plain(stats.get('clusters'))} clusters)"
-    )
+    return f"{fmt.pct(stats.get('accuracy'))} {intervals.cell(stats)}"
 
 
 def _series(part: Mapping[str, Any]) -> plots.Series:
@@ -39,7 +36,7 @@ def _series(part: Mapping[str, Any]) -> plots.Series:
     for stratum in PROOF_STRATA:
         stats = _stats(part, stratum)
         value = stats.get("accuracy")
-        ci = stats.get("accuracy_ci95_clustered") or stats.get("accuracy_ci95")
+        ci = intervals.interval(stats)
         values.append(math.nan if value is None else float(value))
         bounds.append([math.nan, math.nan] if value is None or not ci else [float(ci[0]), float(ci[1])])
     return plots.Series(str(part["role"]), values, bounds)

@@ -118,11 +118,13 @@ def test_reports_show_robustness(variant_run) -> None:
     cue_row = next(line for line in markdown.splitlines() if line.startswith("| cue | 64 |"))
     block = parts_by_role(result)["cue"]["robustness"]
     rate, drop = block["per_variant"]["negate"], block["drop"]["negate"]
-    expected = (  # the clustered McNemar p (sources grouped by story) is the one shown
+    expected = (  # the clustered paired p (sources grouped by story) is the one shown, with its test's name
         f"{100 * rate['accuracy']:.1f}% of {rate['total']} (drop {100 * drop['drop']:+.1f} pp, "
-        f"p {pvalue(drop['mcnemar_p_clustered']).replace('<', '&lt;')})"
+        f"p {pvalue(drop['mcnemar_p_clustered']).replace('<', '&lt;')}, exact cluster sign-flip)"
     )
+    assert drop["clustered_test"] == "sign_flip_exact" and drop["clustered_test_clusters"] < 20
     assert expected in cue_row
+    assert f"({rate['total']} items / {rate['clusters']} clusters, deff " in cue_row  # beside each interval
     html = render_html(report)
     assert '<section id="robustness">' in html and "100.0% of 64" in html
     assert "Accuracy per variant kind with Wilson 95% intervals" in html  # the chart
