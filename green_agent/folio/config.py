@@ -29,7 +29,7 @@ SCHEMA_NAME = "folio-config"
 SCHEMA_FILE = Path(__file__).parent / "schemas" / f"{SCHEMA_NAME}.schema.json"
 """The generated JSON Schema shipped for readers outside Python."""
 Variant = Literal["original", "rename", "shuffle", "distractor", "negate"]
-SourceFlag = Literal["repaired", "ambiguous_parenthesis", "scope_choice"]
+SourceFlag = Literal["repaired", "ambiguous_parenthesis", "scope_choice", "case_collision"]
 
 
 class FolioConfig(ShardedConfig):
@@ -56,7 +56,8 @@ class FolioConfig(ShardedConfig):
     """Versions of each item sent: the original and/or prover-verified variants (docs/variants.md)."""
     variants_exclude: Annotated[tuple[SourceFlag, ...], UNIQUE] = ()
     """Leave out every source item (original and variants) whose gold FOL carries one of these flags:
-    it needed a lenient repair, an ambiguous parenthesis repair, or a quantifier-scope choice (docs/variants.md)."""
+    it needed a lenient repair, an ambiguous parenthesis repair, or a quantifier-scope choice, or it spells
+    two symbols differently only in case (docs/variants.md)."""
     strata: bool = True
     """Place each item with gold FOL in a prover-derived difficulty stratum (premises a proof needs) and
     report accuracy per stratum (docs/report.md, Difficulty); cached per dataset hash."""

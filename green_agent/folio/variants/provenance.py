@@ -2,7 +2,9 @@
 
 A source whose gold FOL needed a lenient repair, whose parenthesis repair had an equally good rival
 reading, or whose quantifier scope the variable-aware reading decided, rests on a guess: its label
-(and so every variant's) may be an artefact of that guess. Variants say so in ``flags``; a run can
+(and so every variant's) may be an artefact of that guess. So does one whose FOL spells one name two
+ways that differ only in case (``roderickStrong`` / ``roderickstrong``): the prover reads two
+individuals where the text names one. Variants say so in ``flags``; a run can
 leave such sources out entirely (``variants_exclude``; docs/variants.md).
 """
 
@@ -19,8 +21,23 @@ AMBIGUOUS_PARENTHESIS = "ambiguous_parenthesis"
 """A parenthesis repair had an equally good rival that reads differently."""
 SCOPE_CHOICE = "scope_choice"
 """The variable-aware quantifier scope reads the FOL differently from the wide reading."""
-FLAGS: tuple[str, ...] = (REPAIRED, AMBIGUOUS_PARENTHESIS, SCOPE_CHOICE)
+CASE_COLLISION = "case_collision"
+"""Two constants, or two predicates, of the FOL differ only in case: distinct symbols to the prover."""
+FLAGS: tuple[str, ...] = (REPAIRED, AMBIGUOUS_PARENTHESIS, SCOPE_CHOICE, CASE_COLLISION)
 """Every flag, in report order."""
+
+
+def case_collisions(problem: Problem) -> list[tuple[str, ...]]:
+    """Groups of the problem's constants, and of its predicates (arity split aside), whose names are
+    equal but for case, each group sorted; none when every name is its own."""
+    groups: list[tuple[str, ...]] = []
+    predicates = {name.split("/")[0] for name, _ in problem.signature.predicates}
+    for names in (problem.signature.constants, predicates):
+        by_lower: dict[str, set[str]] = {}
+        for name in names:
+            by_lower.setdefault(name.lower(), set()).add(name)
+        groups += [tuple(sorted(g)) for g in by_lower.values() if len(g) > 1]
+    return sorted(groups)
 
 
 def problem_flags(problem: Problem) -> tuple[str, ...]:
@@ -28,6 +45,7 @@ def problem_flags(problem: Problem) -> tuple[str, ...]:
     kinds = set(problem.repair_kinds)
     raised = {REPAIRED: bool(kinds), AMBIGUOUS_PARENTHESIS: AMBIGUOUS_PARENTHESIS in kinds}
     raised[SCOPE_CHOICE] = bool(problem.scope_notes)
+    raised[CASE_COLLISION] = bool(case_collisions(problem))
     return tuple(f for f in FLAGS if raised[f])
 
 

@@ -114,11 +114,33 @@ def rename_terms(f: Formula, names: Mapping[str, str]) -> Formula:
     raise TypeError(f"not a formula: {type(f).__name__}")
 
 
+def fresh_symbols(constants: Sequence[str], fresh: Mapping[str, str]) -> dict[str, str]:
+    """Constant -> its new FOL name, one-to-one as the FOL spells them (case-sensitive).
+
+    ``fresh`` gives each key (:func:`surface.key`: letters and digits, lower-cased) its new name. Two
+    constants the text cannot tell apart (``roderickStrong`` and ``roderickstrong`` are both "Roderick
+    Strong") share a key, yet the prover reads two individuals: they get the same new name spelled
+    differently (``vustix``, ``vUstix``), so the renamed problem is the source's problem, up to names.
+    """
+    names: dict[str, str] = {}
+    groups: dict[str, list[str]] = {}
+    for const in sorted(constants):
+        groups.setdefault(surface.key(const), []).append(const)
+    for k, members in groups.items():
+        base = fresh[k].lower()
+        if len(members) > len(base):
+            raise ValueError(f"too many constants share the key {k!r} for the new name {base!r}")
+        for j, const in enumerate(members):  # the j-th one upper-cases the j-th letter (none for the first)
+            names[const] = base if j == 0 else base[:j] + base[j].upper() + base[j + 1 :]
+    return names
+
+
 def rename(source: Source, rng: random.Random, avoid: frozenset[str]) -> Candidate | str:
     """Every named individual gets a fresh name, in the premises, the conclusion and the FOL alike.
 
     A constant is renamed only where its name is found in the text as a proper name; the others
-    stay as they are (text and FOL agree either way) and are listed in ``Candidate.kept``.
+    stay as they are (text and FOL agree either way) and are listed in ``Candidate.kept``. The new
+    FOL names are one-to-one with the old (:func:`fresh_symbols`): a rename never merges two symbols.
     """
     problem = source.problem
     if not problem.signature.constants:
@@ -139,7 +161,7 @@ def rename(source: Source, rng: random.Random, avoid: frozenset[str]) -> Candida
         return "no_name_in_text"
     keys = sorted({surface.key(c) for c in renamed})
     fresh = dict(zip(keys, surface.fresh_names(rng, len(keys), avoid), strict=True))
-    fol_names = {c: fresh[surface.key(c)].lower() for c in renamed}
+    fol_names = fresh_symbols(renamed, fresh)
     new_texts = surface.replace_spans(texts, {o: fresh[surface.key(c)] for c in renamed for o in found[c]})
     premises = [rename_terms(f, fol_names) for f in problem.premises]
     conclusion = rename_terms(problem.conclusion, fol_names)
