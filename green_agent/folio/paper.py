@@ -45,6 +45,8 @@ PAPER = {
 
 
 def _line(part: Mapping[str, Any], paper: PaperFigure) -> str:
+    if not part["accuracy_ci95"]:  # no item assessed: no accuracy, no interval (docs/statistics.md)
+        return f"{part['role']:<16} no items assessed   paper {100 * paper.accuracy:6.2f} %"
     lo, hi = part["accuracy_ci95"]
     inside = lo <= paper.accuracy <= hi
     diff = 100 * (part["accuracy"] - paper.accuracy)

@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from green_agent.folio.paper import preflight
+from green_agent.core.scoring import summarize_items
+from green_agent.folio.paper import comparison_lines, preflight
 from tests.support.timing import scaled
 
 
@@ -58,6 +59,13 @@ def test_comparison_with_the_paper(tmp_path: Path) -> None:
     assert "model openai/qwen2.5-7b (the paper used gemini/gemini-2.5-flash)" in notes
     assert "40 failures counted as wrong" in notes and "20,300 prompt + 2,030 completion tokens" in notes
     assert "model gemini" not in notes  # the paper's own model needs no note
+
+
+def test_a_part_without_items_has_no_interval_to_compare() -> None:
+    """0 of 0 has no interval (it was [0, 1], which 'contained' the paper's figure)."""
+    lines = comparison_lines([{**summarize_items([]), "role": "cot"}])
+    assert lines[1].split() == ["cot", "no", "items", "assessed", "paper", "73.89", "%"]
+    assert "inside our interval" not in "\n".join(lines)
 
 
 def test_bad_results_file_is_one_line_exit_2(tmp_path: Path) -> None:
