@@ -77,7 +77,7 @@ mutants: install
 	$(BIN)/python -m tests.mutants.runner
 
 # The images with a local container engine, offline (docs/agentbeats.md, "Building and smoke-testing the images
-# offline"). `make images` builds all 7, tagged as each Dockerfile's header says (agentified-green, ...), with
+# offline"). `make images` builds all 8, tagged as each Dockerfile's header says (agentified-green, ...), with
 # --network host and nothing pulled; when the FROM tag (python:3.11.16-slim-bookworm) is absent it first builds a
 # labelled Debian STAND-IN for it (debootstrap; never replaces a real image). IMAGES_ARGS=--no-cache rebuilds every
 # layer. `make images-smoke` then runs the FOLIO green + reference containers as their users, completes an
