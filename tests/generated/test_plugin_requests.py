@@ -11,6 +11,7 @@ import pytest
 
 from green_agent.kit.client.messages import TransportError
 from green_agent.kit.server.limits import ServerLimits
+from green_agent.logic.eprover import find_eprover
 from tests.generated.served import assess, by_role, generated_green
 from tests.support.participants import running_participant
 
@@ -102,3 +103,19 @@ async def test_failures_are_outcomes_never_labels_and_unsent_items_are_not_journ
         json.loads(line) for path in run_dir.glob("*/items.jsonl") for line in path.read_text().splitlines()
     ]
     assert sorted((r["role"], r["id"]) for r in journaled) == [("vague", f"gen-0000{i}") for i in range(3)]
+
+
+async def test_prover_both_cross_checks_with_e_or_is_refused_without_it(tmp_path: Path) -> None:
+    """With E on this machine the set's labels are proved by Z3 and E (and the command says so);
+    without it the request is refused naming config.prover, before any call."""
+    config = {"seed": 6, "count": 3, "depth": "1-2", "prover": "both"}
+    with running_participant("label") as (url, stats), generated_green(tmp_path / "runs") as green:
+        if find_eprover() is None:
+            with pytest.raises(TransportError) as err:
+                await assess(green, {"p": url}, config)
+            assert "Rejected: config.prover: 'both' needs the E prover" in err.value.detail
+            assert stats.requests == 0
+            return
+        part = by_role(await assess(green, {"p": url}, config))["p"]
+    assert part["generated"]["prover"] == "both" and part["generated"]["command"].endswith(" --prover both")
+    assert part["total"] == 3 and part["generated"]["dropped"] == {}
